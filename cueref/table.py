@@ -1,0 +1,174 @@
+"""Table geometry in the contract's table frame (millimetres).
+
+Origin at the head-left corner of the playing surface (cushion noses); x runs from the head cushion
+(x = 0) to the foot cushion (x = L), y from the left cushion (y = 0) to the right (y = W).
+Every stage (vision, tracking, adjudicate, the renderer) takes its lines, spots and pockets from
+here, so that "behind the head string" means one thing everywhere (WPA 2.1, 2.13).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Point = tuple[float, float]
+
+RAILS = ("head", "foot", "left", "right")
+POCKETS = ("head-left", "head-right", "side-left", "side-right", "foot-left", "foot-right")
+LINES = ("head_string", "long_string")
+
+# WPA equipment specifications: pocket mouths, cushion nose to cushion nose.
+CORNER_MOUTH_MM = 116.0  # 4.5–4.625 in
+SIDE_MOUTH_MM = 129.0  # 5–5.125 in
+
+
+@dataclass(frozen=True)
+class Table:
+    length_mm: float = 2540.0
+    width_mm: float = 1270.0
+    ball_diameter_mm: float = 57.15
+
+    @property
+    def L(self) -> float:
+        return self.length_mm
+
+    @property
+    def W(self) -> float:
+        return self.width_mm
+
+    @property
+    def R(self) -> float:
+        """Ball radius."""
+        return self.ball_diameter_mm / 2.0
+
+    @property
+    def head_string_x(self) -> float:
+        return self.length_mm / 4.0
+
+    @property
+    def foot_string_x(self) -> float:
+        return 3.0 * self.length_mm / 4.0
+
+    @property
+    def long_string_y(self) -> float:
+        return self.width_mm / 2.0
+
+    @property
+    def head_spot(self) -> Point:
+        return (self.head_string_x, self.long_string_y)
+
+    @property
+    def foot_spot(self) -> Point:
+        return (self.foot_string_x, self.long_string_y)
+
+    @property
+    def centre_spot(self) -> Point:
+        return (self.length_mm / 2.0, self.long_string_y)
+
+    def in_kitchen(self, p: Point, err: float = 0.0) -> bool:
+        """Behind the head string; the string itself is not in the kitchen (WPA 2.1, 3.10).
+
+        With a position uncertainty `err`, True only when the ball is behind the string even at
+        the far end of its uncertainty."""
+        return p[0] + err < self.head_string_x
+
+    def pocket_centre(self, name: str) -> Point:
+        """Where the pocket's mouth meets the cushion-nose rectangle (corner or rail midpoint)."""
+        L, W = self.length_mm, self.width_mm
+        return {
+            "head-left": (0.0, 0.0), "head-right": (0.0, W),
+            "side-left": (L / 2, 0.0), "side-right": (L / 2, W),
+            "foot-left": (L, 0.0), "foot-right": (L, W),
+        }[name]
+
+    def on_bed(self, p: Point, slack: float = 0.0) -> bool:
+        """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
+        r = self.R - slack
+        return r <= p[0] <= self.length_mm - r and r <= p[1] <= self.width_mm - r
+
+
+# WPA equipment specifications (±3 mm): playing surface, nose to nose.
+TABLES: dict[str, Table] = {
+    "9ft": Table(2540.0, 1270.0),
+    "8ft": Table(2340.0, 1170.0),
+    "7ft": Table(1980.0, 990.0),
+}
+
+
+def table_for(size: str) -> Table:
+    try:
+        return TABLES[size]
+    except KeyError:
+        raise ValueError(f"unknown table size {size!r}; expected one of {', '.join(TABLES)}") from None
+
+
+def distance(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def rack_positions(table: Table, rows: list[int]) -> list[list[Point]]:
+    """Frozen-ball positions of a rack whose apex ball sits on the foot spot.
+
+    `rows` gives the number of balls per row from the apex toward the foot cushion:
+    [1, 2, 3, 4, 5] is the 15-ball triangle, [1, 2, 3, 2, 1] the nine-ball diamond,
+    [1, 2, 3, 4] the ten-ball triangle. Returns the positions row by row, left to right in y.
+    """
+    d = table.ball_diameter_mm
+    dx = d * math.sqrt(3.0) / 2.0
+    fx, fy = table.foot_spot
+    out = []
+    for i, n in enumerate(rows):
+        x = fx + i * dx
+        out.append([(x, fy + (j - (n - 1) / 2.0) * d) for j in range(n)])
+    return out
+
+
+def triangle_outline(table: Table, rows: int = 5) -> tuple[Point, Point, Point]:
+    """The inside of a rack template holding `rows` rows of frozen balls, apex on the foot spot.
+
+    Its sides touch the outer balls; used to tell whether a ball is "inside the rack" (WPA 7.8).
+    """
+    r = table.R
+    d = table.ball_diameter_mm
+    dx = d * math.sqrt(3.0) / 2.0
+    fx, fy = table.foot_spot
+    # Centres of the three corner balls, then push each side outward by one radius.
+    apex = (fx, fy)
+    back_x = fx + (rows - 1) * dx
+    half = (rows - 1) * d / 2.0
+    # The outline's corners lie 2r (= r / sin 30°) from the corner-ball centres along the bisectors.
+    k = 2.0 * r
+    a = (apex[0] - k, apex[1])
+    b = (back_x + k * math.cos(math.radians(60)), fy - half - k * math.sin(math.radians(60)))
+    c = (back_x + k * math.cos(math.radians(60)), fy + half + k * math.sin(math.radians(60)))
+    return a, b, c
+
+
+def point_in_triangle(p: Point, tri: tuple[Point, Point, Point]) -> bool:
+    (ax, ay), (bx, by), (cx, cy) = tri
+
+    def side(x1, y1, x2, y2):
+        return (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+
+    s1, s2, s3 = side(ax, ay, bx, by), side(bx, by, cx, cy), side(cx, cy, ax, ay)
+    neg = s1 < 0 or s2 < 0 or s3 < 0
+    pos = s1 > 0 or s2 > 0 or s3 > 0
+    return not (neg and pos)
+
+
+def circle_overlaps_triangle(p: Point, radius: float, tri: tuple[Point, Point, Point]) -> bool:
+    """True when a ball of `radius` centred at p has any part inside the triangle."""
+    if point_in_triangle(p, tri):
+        return True
+    for i in range(3):
+        if _segment_distance(p, tri[i], tri[(i + 1) % 3]) < radius:
+            return True
+    return False
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    bx, by = b
+    vx, vy = bx - ax, by - ay
+    n2 = vx * vx + vy * vy
+    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * vx + (p[1] - ay) * vy) / n2))
+    return math.hypot(p[0] - (ax + t * vx), p[1] - (ay + t * vy))
