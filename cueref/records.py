@@ -340,10 +340,10 @@ def parse_shot(obj: dict, header: Header) -> ShotRecord:
     names = ("cue",) + tuple(str(i) for i in range(1, n + 1))
     t0 = _number(_req(obj, "t0", ""), "t0", minimum=0.0)
     before = _positions(_req(obj, "before", ""), "before", names, header.table)
-    after = _positions(_req(obj, "after", ""), "after", names, header.table)
-    events = _events(_req(obj, "events", ""), names, before, after)
     if "cue" not in before:
         raise RecordError("before.cue", "the cue ball must be on the table when a shot is struck")
+    after = _positions(_req(obj, "after", ""), "after", names, header.table)
+    events = _events(_req(obj, "events", ""), names, before, after)
     declared = _declared(obj.get("declared"), names)
     evidence = obj.get("evidence")
     if evidence is not None:

@@ -69,9 +69,10 @@ def header(game="nine-ball", players=("A", "B"), breaker="A", **rules):
     return h
 
 
-def shot(before, events, after=None, t0=0.0, moved=None, pos_err=None, **declared):
+def shot(before, events, after=None, t0=None, moved=None, pos_err=None, **declared):
     """A shot record. `after` defaults to `before` minus the balls pocketed or sent off the table,
-    with `moved` giving new resting places."""
+    with `moved` giving new resting places. Without `t0`, `rule` strikes it 1 s after the previous
+    shot stopped."""
     if after is None:
         gone = {e["ball"] for e in events if e["type"] in ("pocket", "off_table")}
         after = {b: p for b, p in before.items() if b not in gone}
@@ -108,7 +109,13 @@ def rule(h, *entries):
     hdr = parse_header(json.loads(json.dumps(h)))
     st = new_game(hdr)
     out = []
+    clock = 0.0
     for i, e in enumerate(entries, start=2):
+        if e.get("kind") == "shot":
+            if e.get("t0") is None:
+                e = {**e, "t0": clock}
+            end = max((ev["t"] for ev in e["events"]), default=0.0)
+            clock = e["t0"] + end + 1.0
         r, st = step(st, parse_entry(json.loads(json.dumps(e)), hdr), line=i)
         if r is not None:
             out.append(r.to_dict())
@@ -136,3 +143,21 @@ def nine_rack():
     # 1 at the apex, 9 in the middle (the foot spot is the apex here; close enough for tests).
     order = ["1", "2", "3", "4", "9", "5", "6", "7", "8"]
     return dict(zip(order, pts))
+
+
+def broken(position, extra="8", pocket="foot-left", t0=None):
+    """A legal break that pockets `extra` (called, for 14.1) and leaves `position`; the breaker,
+    A by default, continues."""
+    before = {**{k: v for k, v in position.items() if k != "cue"}, extra: (2300.0, 200.0), "cue": (300.0, 600.0)}
+    objs = sorted((b for b in before if b != "cue"), key=int)
+    evs = [strike(), hit(0.3, objs[0]), pot(0.9, extra, pocket), stop(4.0)]
+    return shot(before, evs, after=dict(position), t0=t0, called={"ball": extra, "pocket": pocket})
+
+
+def play(h, position, *entries, extra="8"):
+    """Rule `entries` after a legal break by A that left `position`; returns their rulings."""
+    return rule(h, broken(position, extra), *entries)[0][1:]
+
+
+def play_one(h, position, *entries, extra="8"):
+    return play(h, position, *entries, extra=extra)[-1]

@@ -89,10 +89,12 @@ class Game:
     def ruling(self, st: GameState, shot: ShotRecord, f: ShotFacts, *, fouls: list[Foul],
                new: GameState, nxt: Effect, pending: Pending | None = None,
                rack_over: dict | None = None, spotted_at: dict | None = None, points: int = 0,
-               notes: list[str] = (), warning: str | None = None, push_out: bool = False,
+               notes: list[str] = (), push_out: bool = False,
                reracked: tuple[str, ...] = (), score=None) -> Ruling:
         fouls = mark_penalised(fouls)
         spotted_at = spotted_at or {}
+        # 3.13 / Reg 8: the player arriving at the table one foul short of the loss is warned.
+        warning = None if rack_over else self.consecutive_warning(new.fouls_in_row, nxt.shooter)
         return Ruling(
             shot=st.shots + 1, rack=st.rack, shooter=st.shooter, legal=not fouls,
             fouls=tuple(fouls), pocketed=f.object_pocketed, off_table=f.object_off_table,

@@ -60,7 +60,6 @@ class NineBall(Game):
 
         rack_over = None
         pending = None
-        warning = None
         extensions = st.extensions_used | ({shooter} if ext_used else set())
         new = self.advance(st, shot, f, table=self.table_after(shot, spotted_at), fouls_in_row=counts,
                            extensions_used=frozenset(extensions))
@@ -72,7 +71,6 @@ class NineBall(Game):
             nxt = Effect(new.shooter, new.cue_ball, phase="break")
         elif fouls:
             nxt, pending = ball_in_hand_options(new, opp, "cue" in shot.after, f"foul ({self.art['fouls']})")
-            warning = self.consecutive_warning(counts, opp)
         elif push:
             nxt = Effect(opp, IN_PLACE, describe=f"{opp} plays from the position the push out left")
             pending = Pending(opp, {"accept_table": nxt,
@@ -97,7 +95,7 @@ class NineBall(Game):
         if rack_over is None:
             new = settle(new, nxt, pending)
         ruling = self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending, rack_over=rack_over,
-                             spotted_at=spotted_at, notes=notes, warning=warning, push_out=push)
+                             spotted_at=spotted_at, notes=notes, push_out=push)
         return ruling, new
 
     # --- pieces ten-ball changes ----------------------------------------------------------------

@@ -77,7 +77,6 @@ class Rotation61(Game):
         remaining = [b for b in new.table if b != "cue"]
         pending = None
         rack_over = None
-        warning = None
         if any(x.code == "consecutive_fouls" for x in fouls):
             rack_over, new = self.end_rack(new, opp, f"{shooter} committed four consecutive fouls (VN 92)")
             nxt = Effect(new.shooter, KITCHEN, phase="break")
@@ -92,7 +91,6 @@ class Rotation61(Game):
         elif fouls:
             pending = self._options(new, shot, f, fouls, opp, low, spotted_at, is_break)
             nxt = pending.effects[pending.default]
-            warning = self.consecutive_warning(counts, opp)
         elif points:
             nxt = Effect(shooter, IN_PLACE)
         else:
@@ -100,7 +98,7 @@ class Rotation61(Game):
         if rack_over is None:
             new = settle(new, nxt, pending)
         ruling = self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending, rack_over=rack_over,
-                             spotted_at=spotted_at, points=points, notes=notes, warning=warning, score=score)
+                             spotted_at=spotted_at, points=points, notes=notes, score=score)
         return ruling, new
 
     def _break_fouls(self, shot: ShotRecord, f: ShotFacts, low: str) -> list[Foul]:

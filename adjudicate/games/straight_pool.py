@@ -111,9 +111,8 @@ class StraightPool(Game):
                 notes.append("called safety: the turn passes, pocketed balls are spotted (WPA 7.5)")
             nxt = Effect(opp, IN_PLACE)
         new = settle(new, nxt, pending)
-        warning = self.consecutive_warning(counts, nxt.shooter) if not third else None
         return self._ruling(st, shot, f, fouls, new, nxt, pending, rack_over, spotted_at, points, notes,
-                            reracked, score, warning), new
+                            reracked, score), new
 
     def _rerack(self, st: GameState, shot: ShotRecord, left: dict, shooter: str):
         """WPA 7.8: fourteen balls are down; re-rack. A ball is inside the rack when any part of it,
@@ -159,10 +158,10 @@ class StraightPool(Game):
         return nxt, st, tuple(racked), [note]
 
     def _ruling(self, st, shot, f, fouls, new, nxt, pending, rack_over, spotted_at, points, notes,
-                reracked, score, warning=None):
+                reracked, score):
         return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending, rack_over=rack_over,
                            spotted_at=spotted_at, points=points, notes=notes, reracked=reracked,
-                           score=score, warning=warning)
+                           score=score)
 
 
 def _spot_name(table, p) -> str:

@@ -1,0 +1,108 @@
+"""The interchange contract on input: every malformed field is refused by name (SHOT-RECORD.md, Errors)."""
+import pytest
+
+from cueref.records import RecordError, parse_entry, parse_header
+from helpers import header, hit, lag, pot, rail, shot, stop, strike
+
+H = parse_header(header("nine-ball"))
+BEFORE = {"cue": (400, 600), "1": (1500, 600), "9": (1905, 635)}
+
+
+def good():
+    return shot(BEFORE, [strike(), hit(0.3, "1"), rail(0.8, "1", "foot"), stop(3.0)], t0=0.0)
+
+
+def test_a_valid_shot_parses_with_events_in_time_order():
+    s = good()
+    s["events"] = list(reversed(s["events"]))
+    rec = parse_entry(s, H)
+    assert [e.type for e in rec.events] == ["strike", "collision", "cushion", "stop"]
+    assert rec.before["1"] == (1500.0, 600.0)
+
+
+@pytest.mark.parametrize("mutate,field", [
+    (lambda s: s.pop("t0"), "t0"),
+    (lambda s: s.update(t0="soon"), "t0"),
+    (lambda s: s.update(kind="shoot"), "kind"),
+    (lambda s: s["before"].update({"16": [1, 2]}), "before.16"),
+    (lambda s: s["before"].update({"cue": [1, 2, 3]}), "before.cue"),
+    (lambda s: s["before"].update({"cue": [9000, 2]}), "before.cue"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "bounce"}), "events[4].type"),
+    (lambda s: s["events"].append({"type": "stop"}), "events[4].t"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "cushion", "ball": "1", "rail": "top"}), "events[4].rail"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "pocket", "ball": "1", "pocket": "corner"}), "events[4].pocket"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue"]}), "events[4].balls"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue", "5"]}), "events[4].balls[1]"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "cross", "ball": "cue", "line": "foot_string"}), "events[4].line"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "stop", "t_err": -1}), "events[4].t_err"),
+    (lambda s: s["events"].append({"t": 2.0, "type": "airborne", "ball": "cue", "until": 1.0}), "events[4].until"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "pocket", "ball": "1", "pocket": "foot-left"}), "events[4]"),
+    (lambda s: s["after"].pop("1"), "after"),
+    (lambda s: s["after"].update({"5": [100, 100]}), "after.5"),
+    (lambda s: s.update(declared={"called": {"ball": "cue"}}), "declared.called.ball"),
+    (lambda s: s.update(declared={"push_out": "yes"}), "declared.push_out"),
+    (lambda s: s.update(events={}), "events"),
+    (lambda s: s["before"].pop("cue") and s["after"].pop("cue"), "before.cue"),
+])
+def test_malformed_shot_fields_are_named(mutate, field):
+    s = good()
+    mutate(s)
+    with pytest.raises(RecordError) as e:
+        parse_entry(s, H)
+    assert e.value.field == field
+
+
+def test_a_ball_the_game_does_not_have_is_refused():
+    s = shot({"cue": (400, 600), "12": (1500, 600)}, [strike(), stop()], t0=0.0)
+    with pytest.raises(RecordError, match="unknown ball '12'") as e:
+        parse_entry(s, H)  # nine-ball has balls 1–9
+    assert e.value.field == "before.12"
+
+
+@pytest.mark.parametrize("mutate,field", [
+    (lambda h: h.update(schema="cueref/game-2"), "schema"),
+    (lambda h: h.update(game="snooker"), "game"),
+    (lambda h: h.update(players=["A", "A"]), "players"),
+    (lambda h: h.update(breaker="C"), "breaker"),
+    (lambda h: h["table"].update(length_mm=-5), "table.length_mm"),
+    (lambda h: h["table"].update(width_mm=3000), "table.width_mm"),
+    (lambda h: h["rules"].update(shot_clock_s="35"), "rules.shot_clock_s"),
+    (lambda h: h["rules"].update(after_break_s=75), "rules.after_break_s"),
+    (lambda h: h["rules"].update(target_score=12.5), "rules.target_score"),
+    (lambda h: h["rules"].update(break_order="loser"), "rules.break_order"),
+])
+def test_malformed_header_fields_are_named(mutate, field):
+    h = header("nine-ball")
+    mutate(h)
+    with pytest.raises(RecordError) as e:
+        parse_header(h)
+    assert e.value.field == field
+
+
+def test_three_ball_rule_only_in_nine_ball():
+    with pytest.raises(RecordError, match="Reg 16") as e:
+        parse_header(header("ten-ball", three_ball_break=True))
+    assert e.value.field == "rules.three_ball_break"
+
+
+def test_lag_needs_both_balls_and_decision_needs_a_known_choice():
+    lg = lag(before={"left": [300, 400]})
+    with pytest.raises(RecordError) as e:
+        parse_entry(lg, H)
+    assert e.value.field == "before.right"
+    with pytest.raises(RecordError) as e:
+        parse_entry({"kind": "decision", "choice": "flip_coin"}, H)
+    assert e.value.field == "choice"
+
+
+def test_unknown_extra_fields_are_allowed():
+    s = good()
+    s["camera"] = {"fps": 60}
+    s["events"][1]["confidence"] = 0.93
+    assert parse_entry(s, H).t0 == 0.0
+
+
+def test_pocketed_ball_counted_once():
+    s = shot(BEFORE, [strike(), hit(0.3, "1"), pot(0.9, "1"), stop(3.0)], t0=0.0)
+    rec = parse_entry(s, H)
+    assert "1" not in rec.after and [e.ball for e in rec.events if e.type == "pocket"] == ["1"]

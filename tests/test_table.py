@@ -1,0 +1,69 @@
+"""Table geometry (WPA 2.1, 2.13; equipment specifications): the contract's table frame."""
+import math
+
+import pytest
+
+from cueref.table import (TABLES, Table, circle_overlaps_triangle, rack_positions, table_for,
+                          triangle_outline)
+
+
+@pytest.mark.parametrize("size,length,width", [("9ft", 2540, 1270), ("8ft", 2340, 1170), ("7ft", 1980, 990)])
+def test_wpa_equipment_table_sizes_and_strings(size, length, width):
+    t = table_for(size)
+    assert (t.length_mm, t.width_mm, t.ball_diameter_mm) == (length, width, 57.15)
+    # WPA 2.1: head string a quarter of the length from the head cushion, foot string a quarter from the foot.
+    assert t.head_string_x == pytest.approx(length / 4)
+    assert t.foot_string_x == pytest.approx(3 * length / 4)
+    assert t.foot_spot == pytest.approx((3 * length / 4, width / 2))
+    assert t.head_spot == pytest.approx((length / 4, width / 2))
+    assert t.centre_spot == pytest.approx((length / 2, width / 2))
+
+
+def test_unknown_table_size_is_refused():
+    with pytest.raises(ValueError, match="10ft"):
+        table_for("10ft")
+
+
+def test_wpa_2_1_kitchen_excludes_the_head_string():
+    t = Table()
+    assert t.in_kitchen((634.9, 300))
+    assert not t.in_kitchen((635.0, 300))  # on the string: not behind it (2.1, 2.13 centre on the line)
+    assert not t.in_kitchen((700.0, 300))
+    # With a 1 mm position uncertainty a ball 0.5 mm behind the string is not surely behind it.
+    assert not t.in_kitchen((634.5, 300), err=1.0)
+
+
+def test_pockets_sit_on_the_corners_and_side_rail_midpoints():
+    t = TABLES["9ft"]
+    assert t.pocket_centre("head-left") == (0.0, 0.0)
+    assert t.pocket_centre("foot-right") == (2540.0, 1270.0)
+    assert t.pocket_centre("side-left") == (1270.0, 0.0)
+    assert t.pocket_centre("side-right") == (1270.0, 1270.0)
+
+
+@pytest.mark.parametrize("rows", [[1, 2, 3, 4, 5], [1, 2, 3, 2, 1], [1, 2, 3, 4]])
+def test_racks_are_frozen_with_the_apex_on_the_foot_spot(rows):
+    t = Table()
+    pos = rack_positions(t, rows)
+    assert pos[0][0] == pytest.approx(t.foot_spot)
+    flat = [p for r in pos for p in r]
+    assert len(flat) == sum(rows)
+    d = t.ball_diameter_mm
+    for i, a in enumerate(flat):
+        nearest = min(math.dist(a, b) for j, b in enumerate(flat) if j != i)
+        assert nearest == pytest.approx(d)  # every ball touches a neighbour, none overlap
+        assert all(math.dist(a, b) >= d - 1e-6 for j, b in enumerate(flat) if j != i)
+    assert all(p[0] >= t.foot_spot[0] - 1e-9 for p in flat)  # the rack runs toward the foot cushion
+
+
+def test_wpa_7_8_rack_outline_touches_the_outer_balls():
+    t = Table()
+    tri = triangle_outline(t, 5)
+    flat = [p for r in rack_positions(t, [1, 2, 3, 4, 5]) for p in r]
+    for p in flat:
+        assert circle_overlaps_triangle(p, t.R, tri)
+    # A ball one diameter clear of the apex ball, toward the head, is outside the outline;
+    # half a radius in, any part over the line counts as inside (7.8).
+    fx, fy = t.foot_spot
+    assert not circle_overlaps_triangle((fx - 2 * t.R - t.ball_diameter_mm - 1, fy), t.R, tri)
+    assert circle_overlaps_triangle((fx - 2 * t.R - t.R + 1, fy), t.R, tri)
