@@ -121,7 +121,9 @@ def test_reg_16_three_balls_met_by_combination():
 
 def test_reg_16_5_nine_on_a_break_failing_the_rule_is_spotted():
     h = header(three_ball_break=True)
-    spread = {"cue": (1200.0, 600.0), "4": (2200.0, 300.0), "5": (2100.0, 1000.0), "8": (1500.0, 900.0)}
+    spread = {"cue": (1200.0, 600.0), "1": (1500.0, 300.0), "2": (1600.0, 1000.0), "3": (2300.0, 200.0),
+              "4": (2200.0, 300.0), "5": (2100.0, 1000.0), "6": (1700.0, 150.0), "7": (1400.0, 700.0),
+              "8": (1500.0, 900.0)}
     r = rule_one(h, brk([pot(1.0, "9", "foot-left")], moved=spread))
     assert r["rack_over"] is None and r["spotted"] == ["9"] and r["spotted_at"]["9"] == [1905.0, 635.0]
     # With the rack balls still around the foot spot, 1.5: frozen behind the nearest, toward the foot cushion.
