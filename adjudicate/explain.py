@@ -23,8 +23,8 @@ def explain(ruling: Ruling | LagRuling, record: ShotRecord | LagRecord) -> str:
         what.append("pocketed " + ", ".join(pots))
     if r.off_table:
         what.append("off the table: " + ", ".join(r.off_table))
-    tag = "break" if r.is_break else "push out" if r.push_out else f"shot {r.shot}"
-    head = f"rack {r.rack} {tag} (#{r.shot}) · {r.shooter}: " + "; ".join(what)
+    tag = ", break" if r.is_break else ", push out" if r.push_out else ""
+    head = f"shot {r.shot} (rack {r.rack}{tag}) · {r.shooter}: " + "; ".join(what)
     if r.legal:
         verdict = "LEGAL"
     else:
@@ -37,7 +37,7 @@ def explain(ruling: Ruling | LagRuling, record: ShotRecord | LagRecord) -> str:
     if r.spotted:
         tail.append("spotted " + ", ".join(r.spotted))
     if r.points:
-        tail.append(f"{r.points:+d} points")
+        tail.append(f"{r.points:+d} pts")
     if r.rack_over:
         w = r.rack_over["winner"]
         tail.append(f"RACK OVER: {w} wins — {r.rack_over['reason']}" if w else f"RACK REPLAYED — {r.rack_over['reason']}")

@@ -92,6 +92,7 @@ class Game:
                notes: list[str] = (), push_out: bool = False,
                reracked: tuple[str, ...] = (), score=None) -> Ruling:
         fouls = mark_penalised(fouls)
+        pending = real_choice(pending)
         spotted_at = spotted_at or {}
         # 3.13 / Reg 8: the player arriving at the table one foul short of the loss is warned.
         warning = None if rack_over else self.consecutive_warning(new.fouls_in_row, nxt.shooter)
@@ -155,4 +156,10 @@ def settle(st: GameState, nxt: Effect, pending: Pending | None) -> GameState:
     """After a shot that did not end the rack: carry out the only outcome, or leave the choice
     open (the state stays as the shot left it until a decision, or the default when the next
     shot arrives, is carried out)."""
+    pending = real_choice(pending)
     return apply_effect(st, nxt) if pending is None else replace(st, pending=pending)
+
+
+def real_choice(pending: Pending | None) -> Pending | None:
+    """A 'choice' of one option is no choice: it is carried out, not offered."""
+    return pending if pending is not None and len(pending.effects) > 1 else None

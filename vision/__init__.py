@@ -1,0 +1,1 @@
+"""Frames → table calibration and ball observations (see the vision issue; not built yet)."""
