@@ -123,11 +123,11 @@ def test_wpa_3_11_first_contact_behind_the_head_string_without_crossing():
                       [strike(), hit(0.5, "1"), rail(0.9, "1", "foot"), pot(1.5, "cue", "foot-left"), stop(4)])
     pos = {**rack, "cue": (200.0, 600.0), "3": (500.0, 600.0)}  # the 3 lies behind the head string
     bad = shot(pos, [strike(), hit(0.3, "3"), rail(0.7, "3", "left"), stop(3)], t0=20)
-    rs, _ = rule(h, foul_break, {"kind": "decision", "choice": "ball_in_hand_kitchen"}, bad)
+    rs, _ = rule(h, foul_break, bad)
     assert codes(rs[1]) == ["bad_play_from_kitchen"] and rs[1]["fouls"][0]["rule"] == "WPA 3.11"
     # Crossing the head string first (a bank off the foot rail back to the 3) is legal.
     good = shot(pos, [strike(), cross(0.3), rail(1.0, "cue", "foot"), cross(1.6), hit(2.0, "3"), rail(2.4, "3", "left"), stop(4)], t0=20)
-    rs, _ = rule(h, foul_break, {"kind": "decision", "choice": "ball_in_hand_kitchen"}, good)
+    rs, _ = rule(h, foul_break, good)
     assert rs[1]["legal"]
 
 
@@ -137,7 +137,7 @@ def test_wpa_1_6_ball_on_the_head_string_is_playable_from_the_kitchen():
     foul_break = shot({"cue": (300.0, 600.0), **rack}, [strike(), hit(0.5, "1"), rail(0.9, "1", "foot"), pot(1.5, "cue"), stop(4)])
     pos = {**rack, "cue": (200.0, 600.0), "3": (635.0, 600.0)}  # centre exactly on the head string
     s = shot(pos, [strike(), hit(0.3, "3"), rail(0.7, "3", "left"), stop(3)], t0=20)
-    rs, _ = rule(h, foul_break, {"kind": "decision", "choice": "ball_in_hand_kitchen"}, s)
+    rs, _ = rule(h, foul_break, s)
     assert rs[1]["legal"]
 
 
