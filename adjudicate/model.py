@@ -112,16 +112,13 @@ class Ruling:
     line: int | None = None
 
     def to_dict(self) -> dict:
-        nxt: dict[str, Any] = {"shooter": self.next.shooter, "cue_ball": self.next.cue_ball,
-                               "options": list(self.pending.options) if self.pending else []}
+        # `next` is what happens unless someone chooses otherwise: the only outcome, or the default.
+        nxt: dict[str, Any] = self.next.to_dict()
+        nxt["options"] = list(self.pending.options) if self.pending else []
         if self.pending:
             nxt["decider"] = self.pending.decider
             nxt["default"] = self.pending.default
             nxt["effects"] = {k: v.to_dict() for k, v in self.pending.effects.items()}
-        if self.next.phase == "break":
-            nxt["break"] = True
-        if self.next.push_out_allowed:
-            nxt["push_out_allowed"] = True
         if self.warning:
             nxt["warning"] = self.warning
         d: dict[str, Any] = {

@@ -101,7 +101,7 @@ def game_logs(draw, max_shots=14):
     h["rules"] = {k: v for k, v in h["rules"].items() if v is not None}
     hdr = parse_header(h)
     state = new_game(hdr)
-    entries, rulings, states = [], [], [state]
+    entries, rulings = [], []
     t0 = 0.0
     for _ in range(draw(st.integers(1, max_shots))):
         if state.pending is not None and draw(st.booleans()):

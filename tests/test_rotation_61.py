@@ -238,9 +238,6 @@ def test_vn_81_scratch_on_break_is_a_foul_and_pocketed_ball_does_not_score():
     _kitchen_options(r)
 
 
-@pytest.mark.xfail(reason="engine bug: rotation_61.py _options() gives every break foul the VN 87 options "
-                          "(no accept_table); VN 81's third paragraph sends an object ball off the table on an "
-                          "otherwise legal break to the VN 85 choice, where the cue ball may stay", strict=True)
 def test_vn_81_object_ball_off_table_on_break_is_a_foul_with_the_85_choice():
     before = {"cue": CUE_KITCHEN, **full_rack()}
     ev = [strike(), hit(0.30, "1"), pot(1.0, "7", "foot-right"), off(1.1, "9"), stop(4.0)]
@@ -360,9 +357,6 @@ def test_vn_86_lowest_ball_spotted_nearest_free_point(blocker, expected_x):
     assert near(st.table["3"], (expected_x, 635.0), tol=0.1)
 
 
-@pytest.mark.xfail(reason="engine bug: rotation_61.py _options() computes the spot_lowest_ball placement with "
-                          "spot_vn86(table, dict(st.table), low), st.table still holding the cue ball, which is "
-                          "in hand (VN 86) and cannot obstruct the foot spot", strict=True)
 def test_vn_86_cue_ball_in_hand_does_not_block_the_foot_spot():
     after = dict(POS, cue=FOOT)
     rulings, st = _foul_leaving(after)
@@ -410,9 +404,6 @@ def test_vn_87_lowest_ball_behind_head_string_must_be_spotted():
     assert st.shooter == "A" and st.cue_ball == "in_hand_kitchen"
 
 
-@pytest.mark.xfail(reason="engine bug: when the VN 87 spot is forced, base.real_choice() drops the one-option "
-                          "Pending and Ruling.to_dict() emits next without spotted_at, so the ruling never says "
-                          "the lowest ball goes to the foot spot (it happens only in the state)", strict=True)
 def test_vn_87_forced_spot_is_reported_in_the_ruling():
     rulings, _ = _scratch_with_lowest_in_kitchen()
     r = rulings[-1]
@@ -480,8 +471,6 @@ def test_vn_89_foot_spot_blocked_lowest_goes_to_nearest_free_point_per_86():
     assert near(r["spotted_at"]["3"], (1920.0 - D, 635.0), tol=0.1)
 
 
-@pytest.mark.xfail(reason="engine bug: VN_ARTICLES (rotation_61.py) keeps 'WPA 3.5' for object_ball_off_table; "
-                          "in this game the foul is VN 89 (VN 81 on the break)", strict=True)
 def test_vn_89_object_ball_off_the_table_is_a_foul_cited_vn_89():
     ev = [strike(), hit(0.3, "3"), off(0.8, "3"), stop(4.0)]
     r = rule_one(H, open_break(), S(POS, ev))
@@ -625,9 +614,6 @@ def test_vn_93_ball_behind_line_contacted_and_cue_ball_never_crosses_foul_or_rep
     assert st.shooter == "A" and st.cue_ball == "in_hand_kitchen"
 
 
-@pytest.mark.xfail(reason="engine bug: rotation_61.py _options() builds the VN 93 'replay' Effect with no "
-                          "placement: the touched ball is not put back in its old position (the ruling says "
-                          "'balls restored' but neither next.effects.replay nor the state restores the 3)", strict=True)
 def test_vn_93_replay_restores_the_touched_ball():
     pos, ev, sh = _never_crossed()
     rulings, st = rule(H, open_break(), no_rail_foul(), decision("ball_in_hand_kitchen", player="A"), sh(),

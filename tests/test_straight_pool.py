@@ -415,9 +415,6 @@ def _placed(r):
     return out
 
 
-@pytest.mark.xfail(reason="engine bug: a 7.8 re-rack's placements (the 15th to the head spot, the cue ball to "
-                          "the head spot, the re-racked balls) exist only in the state; Ruling.to_dict emits no "
-                          "position for them (next has no spotted_at when no choice is pending)", strict=True)
 @pytest.mark.parametrize("fifteen, cue, ball, where", [
     ((2000.0, 640.0), (800.0, 300.0), "15", HEAD),   # (c)
     ((300.0, 300.0), (2000.0, 635.0), "cue", HEAD),  # (d)
@@ -480,9 +477,6 @@ def test_wpa_7_9_after_3_11_second_paragraph_ball_in_hand_behind_head_string():
     assert r["next"]["shooter"] == "B" and r["next"]["cue_ball"] == "in_hand_kitchen"
 
 
-@pytest.mark.xfail(reason="engine bug: straight_pool.py rule() sends every bad_play_from_kitchen foul to the "
-                          "kitchen; 7.9 gives ball in hand only for a 3.11 second-paragraph foul, a first-paragraph "
-                          "foul (ball behind the string hit before crossing) leaves the cue ball in place", strict=True)
 def test_wpa_7_9_after_3_11_first_paragraph_cue_ball_stays_in_place():
     pos = dict(_kitchen_pos(), **{"12": (520.0, 700.0)})  # the 12 is behind the head string
     ev = [strike(), hit(0.2, "12"), cross(0.5), rail(0.9, "12", "right"), rail(1.3, "cue", "foot"), stop(4.0)]

@@ -10,6 +10,8 @@ Readings of the source where it is ambiguous (see the README):
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adjudicate.facts import ShotFacts, ball_order
 from adjudicate.fouls import WPA_ARTICLES
 from adjudicate.games.base import IN_PLACE, KITCHEN, Game, settle
@@ -23,7 +25,7 @@ VN_ARTICLES = dict(WPA_ARTICLES)
 VN_ARTICLES.update({
     "wrong_ball_first": "VN 83", "no_contact": "VN 83", "no_rail": "VN 84",
     "cue_ball_pocketed": "VN 87", "cue_ball_off_table": "VN 87", "ball_disturbed": "VN 88",
-    "bad_play_from_kitchen": "VN 93", "consecutive_fouls": "VN 92",
+    "bad_play_from_kitchen": "VN 93", "consecutive_fouls": "VN 92", "object_ball_off_table": "VN 89",
 })
 
 
@@ -45,6 +47,7 @@ class Rotation61(Game):
                              contact_and_rail=not is_break)
         fouls, ext_used, notes = self.fouls(st, shot, f, fr)
         if is_break:
+            fouls = [replace(x, rule="VN 81") if x.code == "object_ball_off_table" else x for x in fouls]
             fouls += self._break_fouls(shot, f, low)
         counts = self.count_fouls(st, shooter, bool(fouls))
         if fouls and counts[shooter] >= 4:
@@ -119,14 +122,16 @@ class Rotation61(Game):
         table = st.header.table
         scratch = bool(f.cue_pocketed or f.cue_off_table)
         kitchen = Effect(incoming, KITCHEN, describe="cue ball in hand behind the head string, balls as they lie")
-        spot_low = Effect(incoming, KITCHEN, place={low: spot_vn86(table, dict(st.table), low)},
+        # The cue ball is in hand with this option, so it blocks nothing (VN 86).
+        free = {b: p for b, p in st.table.items() if b != "cue"}
+        spot_low = Effect(incoming, KITCHEN, place={low: spot_vn86(table, free, low)},
                           describe=f"the {low} to the foot spot (VN 86); cue ball in hand behind the head string")
         accept = Effect(incoming, IN_PLACE, describe="play the position as left")
         if low in spotted_at:
             # VN 89: the main ball went down and is already on the foot spot.
             opts = {"ball_in_hand_kitchen": kitchen} if scratch else {"accept_table": accept, "ball_in_hand_kitchen": kitchen}
             reason = f"the {low} went down on the foul and is spotted (VN 89)"
-        elif scratch or is_break:
+        elif scratch or (is_break and any(x.code != "object_ball_off_table" for x in fouls)):
             # VN 87 (and 81 for a failed break): the cue ball in the kitchen; the lowest stays only
             # if it is on or beyond the head string.
             if table.in_kitchen(st.table[low]):
@@ -142,5 +147,6 @@ class Rotation61(Game):
         if bad_kitchen and f.first_event is not None and not f.crossed("cue", "head_string"):
             # VN 93: a ball behind the line touched and the cue ball never crossed: foul, or the
             # balls are restored and the offender plays again.
-            opts["replay"] = Effect(st.shooter, KITCHEN, describe=f"balls restored; {st.shooter} plays again (VN 93)")
+            opts["replay"] = Effect(st.shooter, KITCHEN, place=dict(shot.before),
+                                    describe=f"balls restored; {st.shooter} plays again (VN 93)")
         return Pending(incoming, opts, default=next(iter(opts)), reason=reason)

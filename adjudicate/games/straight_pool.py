@@ -97,8 +97,8 @@ class StraightPool(Game):
             nxt = accept
         elif normal_fouls:
             # 7.9: cue ball stays where it is, except 3.1 and 3.11 (ball in hand behind the head string).
-            kitchen = any(x.code in ("cue_ball_pocketed", "cue_ball_off_table", "bad_play_from_kitchen")
-                          for x in normal_fouls)
+            kitchen = (any(x.code in ("cue_ball_pocketed", "cue_ball_off_table") for x in normal_fouls)
+                       or self._kitchen_second_paragraph(st, shot, f))
             nxt = Effect(opp, KITCHEN if kitchen else IN_PLACE)
         elif scoring:
             nxt = Effect(shooter, IN_PLACE)
@@ -113,6 +113,16 @@ class StraightPool(Game):
         new = settle(new, nxt, pending)
         return self._ruling(st, shot, f, fouls, new, nxt, pending, rack_over, spotted_at, points, notes,
                             reracked, score), new
+
+    @staticmethod
+    def _kitchen_second_paragraph(st: GameState, shot: ShotRecord, f: ShotFacts) -> bool:
+        """3.11, second paragraph: from the kitchen the cue ball neither crossed the head string
+        nor hit a ball on or in front of it (7.9 then gives ball in hand behind the string; a
+        first-paragraph foul alone leaves the cue ball where it is)."""
+        if st.cue_ball != KITCHEN or f.crossed("cue", "head_string"):
+            return False
+        table = st.header.table
+        return not any(not table.in_kitchen(shot.before[b]) for b in f.first_balls)
 
     def _rerack(self, st: GameState, shot: ShotRecord, left: dict, shooter: str):
         """WPA 7.8: fourteen balls are down; re-rack. A ball is inside the rack when any part of it,
