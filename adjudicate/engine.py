@@ -84,6 +84,10 @@ def _shot(state: GameState, shot: ShotRecord, line: int | None):
                                             f"(rack {state.rack}, shot {state.shots_in_rack + 1} of the rack)")
     game = GAMES[state.header.game]
     ruling, new = game.rule(state, shot, read_shot(shot))
+    if ruling.rack_over is None:
+        offer = game.offer_nearest_ball_spot(new, ruling.next, ruling.pending)
+        if offer is not None:
+            ruling, new = replace(ruling, pending=offer), replace(new, pending=offer)
     if notes:
         ruling = replace(ruling, notes=tuple(notes) + ruling.notes)
     return replace(ruling, line=line), new

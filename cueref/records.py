@@ -27,6 +27,7 @@ EVENT_TYPES = (
 CHOICES = (
     "accept_table", "pass", "break", "ball_in_hand_kitchen", "ball_in_hand_anywhere",
     "spot_lowest_ball", "spot_eight", "rerack", "rebreak", "replay",
+    "spot_nearest_ball",
 )
 
 

@@ -188,3 +188,29 @@ def test_wpa_3_13_warning_then_third_foul_loses_the_rack():
     # A legal shot in between resets the count.
     rs = play(h, MID, miss(0), legal(10), legal(20), legal(30), miss(40), legal(50), miss(60))
     assert rs[-1]["rack_over"] is None
+
+
+def test_wpa_1_6_every_object_ball_behind_the_head_string_nearest_may_be_spotted():
+    # 14.1: B scratches; A gets ball in hand behind the head string (7.9) with the 4 and the 7 both
+    # behind it too: A may have the one nearest the string (the 7) spotted on the foot spot.
+    h = header("straight-pool", target_score=100)
+
+    def opening(pos):  # A breaks, the called 9 drops, A continues and then misses
+        brk = shot({"cue": (300.0, 600.0), "9": (2300.0, 200.0), **{b: p for b, p in pos.items() if b != "cue"}},
+                   [strike(), cross(0.1), hit(0.3, "9"), pot(0.9, "9"), stop(4.0)], after=pos,
+                   called={"ball": "9", "pocket": "foot-left"})
+        miss = shot(pos, [strike(), hit(0.4, "4"), rail(0.8, "4", "head"), stop(3)])
+        return brk, miss
+
+    pos = {"cue": (1500.0, 600.0), "4": (300.0, 300.0), "7": (500.0, 900.0)}
+    scratch = shot(pos, [strike(), hit(0.4, "4"), rail(0.8, "4", "head"), pot(1.5, "cue", "head-left"), stop(3)])
+    r = rule(h, *opening(pos), scratch)[0][-1]
+    assert r["shooter"] == "B" and codes(r) == ["cue_ball_pocketed"]
+    assert r["next"]["shooter"] == "A" and r["next"]["cue_ball"] == "in_hand_kitchen"
+    assert r["next"]["options"] == ["ball_in_hand_kitchen", "spot_nearest_ball"]
+    assert r["next"]["effects"]["spot_nearest_ball"]["spotted_at"] == {"7": [1905.0, 635.0]}
+    # With a ball on the head string (playable from the kitchen, 1.6), nothing is offered.
+    pos2 = {"cue": (1500.0, 600.0), "4": (300.0, 300.0), "7": (635.0, 900.0)}
+    scratch2 = shot(pos2, [strike(), hit(0.4, "4"), rail(0.8, "4", "head"), pot(1.5, "cue", "head-left"), stop(3)])
+    r = rule(h, *opening(pos2), scratch2)[0][-1]
+    assert codes(r) == ["cue_ball_pocketed"] and r["next"]["options"] == []

@@ -25,11 +25,44 @@ class Game:
     consecutive_rule = "WPA 3.13"
     kitchen_play: str | None = "wpa"  # WPA 3.11 applies (not listed in nine- and ten-ball)
 
+    nearest_ball_spot = True  # WPA 1.6 (the Vietnamese rules have their own, VN 86)
+
     # --- the game's own rules -------------------------------------------------------------------
     def rule(self, st: GameState, shot: ShotRecord, f: ShotFacts) -> tuple[Ruling, GameState]:
         raise NotImplementedError
 
+    def legal_balls(self, st: GameState, player: str, on_table: set[str]) -> set[str]:
+        """The object balls `player` may play (WPA 1.6 "legal object ball"); any by default."""
+        return set(on_table)
+
     # --- shared machinery ------------------------------------------------------------------------
+    def offer_nearest_ball_spot(self, new: GameState, nxt: Effect, pending: Pending | None) -> Pending | None:
+        """WPA 1.6: with ball in hand behind the head string and every object ball behind it too,
+        the player may have the legal ball nearest the head string spotted (1.5). Returns the
+        choice to offer, or None when 1.6 does not arise."""
+        if not self.nearest_ball_spot or nxt.cue_ball != KITCHEN or nxt.phase == "break":
+            return None
+        table = {**new.table, **nxt.place}
+        objs = {b for b in table if b != "cue"}
+        hs = new.header.table
+        if not objs or any(not hs.in_kitchen(table[b]) for b in objs):
+            return None
+        legal = self.legal_balls(new, nxt.shooter, objs)
+        if not legal:
+            return None
+        # Nearest the head string; between equals the player may choose (we take the lowest).
+        ball = min(legal, key=lambda b: (-table[b][0], int(b)))
+        occupied = {b: p for b, p in table.items() if b not in ("cue", ball)}
+        spot = self.spot(new, occupied, [ball])
+        eff = Effect(nxt.shooter, KITCHEN, place={**nxt.place, **spot},
+                     describe=f"the {ball} spotted on the foot spot (WPA 1.6); cue ball in hand behind the head string")
+        if pending is not None:
+            return Pending(pending.decider, {**pending.effects, "spot_nearest_ball": eff}, pending.default,
+                           pending.reason)
+        return Pending(nxt.shooter, {"ball_in_hand_kitchen": nxt, "spot_nearest_ball": eff},
+                       default="ball_in_hand_kitchen", reason="every object ball is behind the head string (WPA 1.6)")
+
+
     def start_rack(self, st: GameState, breaker: str) -> GameState:
         """State at the start of a rack: breaker to break from the kitchen, counters cleared."""
         zero = {p: 0 for p in st.players}

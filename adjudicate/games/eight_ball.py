@@ -27,17 +27,11 @@ class EightBall(Game):
         shooter, opp = st.shooter, st.opponent(st.shooter)
         on_table = {b for b in shot.before if b != "cue"}
         own = (st.groups or {}).get(shooter)
-        empty_groups = [g for g, balls in GROUP_BALLS.items() if not (balls & on_table)]
+        legal = self.legal_balls(st, shooter, on_table)
+        on_eight = "8" in legal
         if own is None:
-            # 4.4 open table: anything but the 8 — unless a whole group is already down, when
-            # the shooter may take that group and play the 8.
-            legal = (on_table - {"8"}) | ({"8"} if empty_groups else set())
-            on_eight = bool(empty_groups)
             text = "on an open table the 8 may not be hit first (WPA 4.4)"
         else:
-            left = GROUP_BALLS[own] & on_table
-            on_eight = not left
-            legal = {"8"} if on_eight else set(left)
             text = ("the shooter's group is cleared: the 8 must be hit first" if on_eight
                     else f"the shooter's group is the {own}")
         fr = self.foul_rules(st, shot, legal_first=frozenset(legal), legal_first_text=text)
@@ -98,6 +92,16 @@ class EightBall(Game):
             new = settle(new, nxt, pending)
         return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending,
                            rack_over=rack_over, notes=notes), new
+
+    def legal_balls(self, st: GameState, player: str, on_table: set[str]) -> set[str]:
+        """4.4 / 4.9: on an open table anything but the 8 — unless a whole group is already down,
+        when the shooter may take that group and play the 8; else the shooter's group, then the 8."""
+        own = (st.groups or {}).get(player)
+        if own is None:
+            empty_group = any(not (balls & on_table) for balls in GROUP_BALLS.values())
+            return (on_table - {"8"}) | ({"8"} & on_table if empty_group else set())
+        left = GROUP_BALLS[own] & on_table
+        return set(left) if left else {"8"} & on_table
 
     def _break(self, st: GameState, shot: ShotRecord, f: ShotFacts):
         """4.3: no call, any ball first; then the options of (d)–(h)."""

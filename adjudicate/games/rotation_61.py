@@ -36,6 +36,7 @@ class Rotation61(Game):
     consecutive_limit = 4  # VN 92
     consecutive_rule = "VN 92"
     kitchen_play = "vn"
+    nearest_ball_spot = False  # VN 86 is this game's version of WPA 1.6
 
     def rule(self, st: GameState, shot: ShotRecord, f: ShotFacts):
         table = st.header.table
