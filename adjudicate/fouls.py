@@ -154,8 +154,8 @@ def shot_clock_foul(state: GameState, shot: ShotRecord, articles: dict[str, str]
     Returns (foul or None, extension used now, note). The limit is the header's `shot_clock_s`
     (`after_break_s`, at most 60 s, for the shot after the break). Each player has one extension
     per rack: taken when declared, or automatically when time would otherwise run out (a camera
-    can't hear the call; the shooter would have made it). The stop time's uncertainty goes to the
-    shooter (Reg 25)."""
+    can't hear the call; the shooter would have made it); on the shot after the break it reaches
+    60 s at most. The stop time's uncertainty goes to the shooter (Reg 25)."""
     rules = state.header.rules
     if rules.shot_clock_s is None or state.last_stop is None or state.phase == "break":
         return None, False, None
@@ -168,7 +168,9 @@ def shot_clock_foul(state: GameState, shot: ShotRecord, articles: dict[str, str]
     used = False
     if shooter not in state.extensions_used and (shot.declared.extension or elapsed > limit + stop_err):
         used = True
-        limit += rules.extension_s
+        extended = limit + rules.extension_s
+        # The shot after the break may be extended, but not beyond 60 s.
+        limit = min(extended, max(limit, 60.0)) if state.after_break else extended
     if elapsed > limit + stop_err:
         return (Foul("shot_clock", articles["shot_clock"], 0.0,
                      f"{elapsed:.1f} s from the balls stopping to the strike; the limit was {limit:.0f} s"),

@@ -397,13 +397,15 @@ def test_wpa_4_5_called_ball_not_made_turn_passes(events):
     assert r["spotted"] == []
 
 
-@pytest.mark.parametrize("pocket_it", [False, True])
-def test_wpa_4_6_safety_passes_turn_pocketed_balls_stay_down(pocket_it):
+@pytest.mark.parametrize("pocket_it, call", [(False, None), (True, None), (True, called("4", "side-left"))],
+                         ids=["nothing_down", "ball_down", "ball_down_as_called"])
+def test_wpa_4_6_safety_passes_turn_pocketed_balls_stay_down(pocket_it, call):
     t, log = a_has_solids()
     evs = [strike(), hit(0.3, "4"), rail(0.9, "4", "left")]
     if pocket_it:
         evs.append(pot(1.4, "4", "side-left"))
-    s = t.shot(evs + [stop(4.0)], cue_to=(1950.0, 420.0), safety=True)
+    kw = {"called": call} if call else {}
+    s = t.shot(evs + [stop(4.0)], cue_to=(1950.0, 420.0), safety=True, **kw)
     rulings, st = rule(H, *log, s)
     r = rulings[-1]
     assert r["legal"] is True and r["fouls"] == []
@@ -450,11 +452,15 @@ def test_wpa_4_8_a_foul_while_pocketing_the_eight_loses():
     _loss(r)
 
 
-def test_wpa_4_8_b_eight_before_group_cleared_loses():
+@pytest.mark.parametrize("call", [called("7", "foot-right"), called("8", "side-right"), None],
+                         ids=["seven_called", "eight_called", "no_call"])
+def test_wpa_4_8_b_eight_before_group_cleared_loses(call):
     t, log = a_has_solids()
-    # A plays the 7 (own group, legal first contact); the 7 knocks the 8 into the side.
+    # A plays the 7 (own group, legal first contact); the 7 knocks the 8 into the side. Even with
+    # the 8 called in that very pocket, it went down before the solids were cleared.
+    kw = {"called": call} if call else {}
     s = t.shot([strike(), hit(0.3, "7"), hit(0.6, "8", "7"), rail(0.9, "7", "right"), pot(1.4, "8", "side-right"),
-                stop(4.0)], cue_to=(2050.0, 700.0), called=called("7", "foot-right"))
+                stop(4.0)], cue_to=(2050.0, 700.0), **kw)
     r = rule(H, *log, s)[0][-1]
     _loss(r)
 

@@ -214,3 +214,15 @@ def test_wpa_1_6_every_object_ball_behind_the_head_string_nearest_may_be_spotted
     scratch2 = shot(pos2, [strike(), hit(0.4, "4"), rail(0.8, "4", "head"), pot(1.5, "cue", "head-left"), stop(3)])
     r = rule(h, *opening(pos2), scratch2)[0][-1]
     assert codes(r) == ["cue_ball_pocketed"] and r["next"]["options"] == []
+
+
+def test_reg_18_extension_after_the_break_stops_at_60_s():
+    # A 45 s clock: 45 + 25 would be 70 s, but the shot after the break may not go past 60 s.
+    h = header(shot_clock_s=45)
+    brk = shot({"cue": (300.0, 600.0), "1": (1500.0, 500.0), "3": (1700.0, 400.0), "9": FOOT_SPOT},
+               [strike(), hit(0.3, "1"), pot(0.9, "1"), stop(4.0)], t0=10.0, moved={"cue": MID["cue"]})
+    after = {"cue": MID["cue"], "3": (1700.0, 400.0), "9": FOOT_SPOT}
+    at = lambda secs: shot(after, [strike(), hit(0.4, "3"), rail(0.8, "3", "foot"), stop(5.0)], t0=14.0 + secs)
+    assert rule(h, brk, at(58.0))[0][1]["legal"]
+    r = rule(h, brk, at(65.0))[0][1]
+    assert codes(r) == ["shot_clock"] and "60 s" in r["fouls"][0]["why"]

@@ -144,3 +144,11 @@ def test_wpa_5_8_three_fouls_only_within_one_rack():
     rs2, st = rule(h, broken(MID), foul(), legal(), foul(), win, brk2)
     assert st.fouls_in_row["A"] == 0 and rs2[-1]["rack"] == 2
 
+
+
+def test_wpa_1_3_breaks_alternate_unless_the_winner_breaks():
+    win = brk([pot(1.0, "9", "foot-right")])
+    r = rule(header(), win)[0][0]
+    assert r["next"]["shooter"] == "B" and r["next"]["break"] is True and r["next"]["cue_ball"] == "in_hand_kitchen"
+    r = rule(header(break_order="winner"), win)[0][0]
+    assert r["next"]["shooter"] == "A" and r["next"]["break"] is True
