@@ -62,9 +62,6 @@ class Tab:
         self.pos = {k: tuple(v) for k, v in s["after"].items()}
         return s
 
-    def spot(self, ball, at=FOOT_SPOT):
-        self.pos[ball] = at
-
     def pot(self, ball, pocket, cue_to, first=None):
         return self.shot([strike(), hit(0.3, first or ball), pot(1.2, ball, pocket), stop(4.0)],
                          cue_to=cue_to, called=called(ball, pocket))
@@ -146,6 +143,16 @@ def test_wpa_6_4_push_out_only_on_the_shot_after_the_break():
     assert r["shooter"] == "A" and r["push_out"] is False
     assert r["legal"] is False and codes(r) == ["no_contact"]
     assert r["next"]["shooter"] == "B" and r["next"]["cue_ball"] == "in_hand_anywhere"
+
+
+def test_wpa_6_4_push_out_with_a_foul_is_a_foul():
+    t, b = after_break()
+    # 6.4: the opponent chooses only "if no foul happens on the push out"; the cue ball drops here.
+    push = t.shot([strike(), pot(1.0, "cue", "head-right"), stop(3.0)], push_out=True)
+    r = rule(H, b, push)[0][-1]
+    assert r["legal"] is False and codes(r) == ["cue_ball_pocketed"]
+    assert r["next"]["shooter"] == "A" and r["next"]["cue_ball"] == "in_hand_anywhere"
+    assert "pass" not in r["next"]["options"]
 
 
 def test_wpa_6_4_no_push_out_after_a_foul_on_the_break():
@@ -336,8 +343,7 @@ def test_wpa_6_8_ten_pocketed_on_a_push_out_is_spotted():
 
 def run_to_the_ten():
     """A breaks (the 2, 5 and 7 drop) and runs the 1, 3, 4, 6, 8, 9: the 10 is the only object ball."""
-    spread = {b: p for b, p in SPREAD.items()}
-    t = Tab({b: p for b, p in spread.items() if b not in ("2", "5", "7")})
+    t = Tab({b: p for b, p in SPREAD.items() if b not in ("2", "5", "7")})
     t.pos["cue"] = CUE_AFTER_BREAK
     log = [brk(pocketed=[("2", "foot-left"), ("5", "foot-right"), ("7", "foot-right")], rails=())]
     log += [t.pot("1", "side-left", cue_to=(1500.0, 450.0)),
@@ -362,7 +368,7 @@ def test_wpa_6_8_ten_wins_only_as_the_last_object_ball():
     assert r["legal"] is True and r["spotted"] == []
     assert r["rack_over"] is not None and r["rack_over"]["winner"] == "A"
     assert r["score"] == {"A": 1, "B": 0}
-    assert r["next"].get("break") is True
+    assert r["next"].get("break") is True and r["next"]["shooter"] == "B"  # 1.3 alternate breaks
 
 
 def test_wpa_6_8_last_ten_in_the_wrong_pocket_is_spotted_not_a_win():
@@ -374,6 +380,18 @@ def test_wpa_6_8_last_ten_in_the_wrong_pocket_is_spotted_not_a_win():
     assert r["rack_over"] is None and r["score"] == {"A": 0, "B": 0}
     assert r["spotted"] == ["10"] and tuple(st.table["10"]) == FOOT_SPOT
     assert r["next"]["decider"] == "B" and set(r["next"]["options"]) == {"accept_table", "pass"}  # 6.6
+
+
+def test_wpa_6_8_last_ten_pocketed_on_a_foul_is_spotted_not_a_win():
+    t, log = run_to_the_ten()
+    s = t.shot([strike(), hit(0.3, "10"), pot(1.2, "10", "foot-left"), pot(1.9, "cue", "foot-left"), stop(4.0)],
+               called=called("10", "foot-left"))
+    rulings, st = rule(H, *log, s)
+    r = rulings[-1]
+    assert codes(r) == ["cue_ball_pocketed"]
+    assert r["rack_over"] is None and r["score"] == {"A": 0, "B": 0}
+    assert r["spotted"] == ["10"] and tuple(st.table["10"]) == FOOT_SPOT
+    assert r["next"]["shooter"] == "B" and r["next"]["cue_ball"] == "in_hand_anywhere"
 
 
 # --- 6.9 fouls ------------------------------------------------------------------------------------
@@ -431,7 +449,7 @@ def test_wpa_6_10_three_consecutive_fouls_lose_the_rack():
     assert penalised(r)["code"] == "consecutive_fouls" and penalised(r)["rule"] == "WPA 6.10"
     assert r["rack_over"] is not None and r["rack_over"]["winner"] == "B"
     assert r["score"] == {"A": 0, "B": 1}
-    assert r["next"].get("break") is True
+    assert r["next"].get("break") is True and r["next"]["shooter"] == "B"  # 1.3 alternate breaks
 
 
 def test_wpa_6_10_a_legal_shot_in_between_resets_the_count():

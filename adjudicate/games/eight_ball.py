@@ -36,7 +36,9 @@ class EightBall(Game):
                     else f"the shooter's group is the {own}")
         fr = self.foul_rules(st, shot, legal_first=frozenset(legal), legal_first_text=text)
         fouls, ext_used, notes = self.fouls(st, shot, f, fr)
-        fouls = [replace(x, rule="WPA 4.9 / " + x.rule) if x.code == "wrong_ball_first" else x for x in fouls]
+        if own is None:
+            # On an open table the only wrong first ball is the 8: 4.4 says so.
+            fouls = [replace(x, rule="WPA 4.4") if x.code == "wrong_ball_first" else x for x in fouls]
 
         call = shot.declared.called
         pocketed = [b for b in f.object_pocketed]
@@ -59,7 +61,9 @@ class EightBall(Game):
             loss = "fouled while pocketing the 8 (WPA 4.8 a)"
         elif eight_in and not on_eight:
             loss = "pocketed the 8 before clearing the group (WPA 4.8 b)"
-        elif eight_in and call is not None and (call.ball != "8" or (call.pocket and f.pocket_of("8") != call.pocket)):
+        elif eight_in and (shot.declared.safety or call is not None and (
+                call.ball != "8" or (call.pocket and f.pocket_of("8") != call.pocket))):
+            # A called safety calls no pocket: an 8 that drops on it went in uncalled.
             loss = f"pocketed the 8 in the {f.pocket_of('8')} pocket, which was not called (WPA 4.8 c)"
         if loss:
             fouls.append(Foul("eight_ball_loss", "WPA 4.8", next((e.t for e in f.pocketed + f.off_table if e.ball == "8"), None),
