@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import header, hit, pot, rail, shot, stop, strike
 
 ROOT = Path(__file__).resolve().parents[1]

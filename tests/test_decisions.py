@@ -1,9 +1,22 @@
 """The incoming player's choices: only what a ruling offered, by whom it names; defaults when none
 is logged (SHOT-RECORD.md `decision`)."""
 import pytest
+from helpers import (
+    FOOT_SPOT,
+    broken,
+    decision,
+    header,
+    hit,
+    play,
+    pot,
+    rail,
+    rule,
+    shot,
+    stop,
+    strike,
+)
 
 from cueref.records import RecordError
-from helpers import FOOT_SPOT, broken, decision, header, hit, play, pot, rail, rule, shot, stop, strike
 
 POS = {"cue": (1000.0, 400.0), "1": (1500.0, 300.0), "2": (1600.0, 1000.0), "5": (1700.0, 400.0)}
 FOUL = shot(POS, [strike(), hit(0.4, "5"), rail(0.9, "5", "foot"), stop(3.0)])  # the 1 is the lowest

@@ -1,7 +1,18 @@
 """Where the rule sets differ (RULES.md §10): one shot, five games, five rulings."""
 import pytest
-
-from helpers import codes, header, hit, penalised, play, play_one, pot, rail, shot, stop, strike
+from helpers import (
+    codes,
+    header,
+    hit,
+    penalised,
+    play,
+    play_one,
+    pot,
+    rail,
+    shot,
+    stop,
+    strike,
+)
 
 GAMES = ["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]
 POS = {"cue": (1000.0, 400.0), "1": (1500.0, 300.0), "2": (1600.0, 1000.0), "3": (2300.0, 900.0),

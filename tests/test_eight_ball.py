@@ -6,10 +6,25 @@ spot (1905, 635); the rack's apex (the 1) is on the foot spot with the 8 directl
 ball of each group in the back corners (4.2).
 """
 import pytest
+from helpers import (
+    FOOT_SPOT,
+    codes,
+    cross,
+    decision,
+    header,
+    hit,
+    off,
+    penalised,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 from cueref.table import Table, rack_positions
-from helpers import (FOOT_SPOT, codes, cross, decision, header, hit, off, penalised, pot, rail, rule,
-                     rule_one, shot, stop, strike)
 
 H = header("eight-ball")
 

@@ -1,8 +1,24 @@
 """The general fouls of WPA 3, in the games that apply them, with the benefit of the doubt (Reg 25)."""
 import pytest
-
-from helpers import (FOOT_SPOT, airborne, codes, cross, disturbed, header, hit, penalised, play, play_one, pot,
-                     rail, rule, rule_one, shot, stop, strike)
+from helpers import (
+    FOOT_SPOT,
+    airborne,
+    codes,
+    cross,
+    disturbed,
+    header,
+    hit,
+    penalised,
+    play,
+    play_one,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 # A mid-rack nine-ball position: the 3 is the lowest ball.
 MID = {"cue": (1000.0, 400.0), "3": (1700.0, 400.0), "5": (1700.0, 900.0), "9": FOOT_SPOT}

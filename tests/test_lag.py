@@ -1,7 +1,6 @@
 """The lag for the break (WPA 1.2): disqualifications (a)–(e), fouls, re-lags, the winner's choice."""
 import pytest
-
-from helpers import header, lag, rule, shot, stop, strike, hit, pot, rail
+from helpers import header, hit, lag, pot, rail, rule, shot, stop, strike
 
 STRIKES = [strike(0.0, "left"), strike(0.05, "right")]
 

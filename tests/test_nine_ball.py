@@ -1,6 +1,23 @@
 """Nine-ball (WPA 5, Reg 16)."""
-from helpers import (FOOT_SPOT, broken, codes, cross, decision, header, hit, penalised, play, play_one, pot, rail, rule,
-                     rule_one, shot, stop, strike)
+from helpers import (
+    FOOT_SPOT,
+    broken,
+    codes,
+    cross,
+    decision,
+    header,
+    hit,
+    penalised,
+    play,
+    play_one,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 RACK = {"1": (1848.0, 635.0), "2": (1877.0, 606.0), "3": (1877.0, 664.0), "4": (1905.0, 578.0),
         "9": FOOT_SPOT, "5": (1905.0, 692.0), "6": (1934.0, 606.0), "7": (1934.0, 664.0), "8": (1962.0, 635.0)}

@@ -6,6 +6,7 @@ import json
 import math
 import os
 
+from helpers import header
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,6 @@ from adjudicate.engine import new_game, step
 from cueref.cli import main
 from cueref.records import OBJECT_BALLS, POCKETS, RAILS, parse_entry, parse_header
 from cueref.table import Table, rack_positions
-from helpers import header
 
 T = Table()
 D = T.ball_diameter_mm

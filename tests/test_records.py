@@ -1,8 +1,8 @@
 """The interchange contract on input: every malformed field is refused by name (SHOT-RECORD.md, Errors)."""
 import pytest
+from helpers import header, hit, lag, pot, rail, shot, stop, strike
 
 from cueref.records import RecordError, parse_entry, parse_header
-from helpers import header, hit, lag, pot, rail, shot, stop, strike
 
 H = parse_header(header("nine-ball"))
 BEFORE = {"cue": (400, 600), "1": (1500, 600), "9": (1905, 635)}

@@ -13,11 +13,24 @@ import math
 import re
 
 import pytest
-
-try:
-    from tests.helpers import codes, cross, decision, header, hit, off, penalised, pot, rail, rule, rule_one, shot, stop, strike, airborne, disturbed
-except ImportError:  # tests/ collected as plain directory
-    from helpers import codes, cross, decision, header, hit, off, penalised, pot, rail, rule, rule_one, shot, stop, strike, airborne, disturbed
+from helpers import (
+    airborne,
+    codes,
+    cross,
+    decision,
+    disturbed,
+    header,
+    hit,
+    off,
+    penalised,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 D = 57.15
 R = D / 2

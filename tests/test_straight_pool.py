@@ -12,11 +12,22 @@ import math
 import re
 
 import pytest
-
-try:
-    from tests.helpers import codes, decision, header, hit, penalised, pot, rail, rule, rule_one, shot, stop, strike, cross, off
-except ImportError:  # tests/ collected as plain directory
-    from helpers import codes, decision, header, hit, penalised, pot, rail, rule, rule_one, shot, stop, strike, cross, off
+from helpers import (
+    codes,
+    cross,
+    decision,
+    header,
+    hit,
+    off,
+    penalised,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 # --- geometry, from the contract's table frame (not from the engine) ----------------------------
 D = 57.15

@@ -3,8 +3,14 @@ import math
 
 import pytest
 
-from cueref.table import (TABLES, Table, circle_overlaps_triangle, rack_positions, table_for,
-                          triangle_outline)
+from cueref.table import (
+    TABLES,
+    Table,
+    circle_overlaps_triangle,
+    rack_positions,
+    table_for,
+    triangle_outline,
+)
 
 
 @pytest.mark.parametrize("size,length,width", [("9ft", 2540, 1270), ("8ft", 2340, 1170), ("7ft", 1980, 990)])

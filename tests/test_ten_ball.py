@@ -5,10 +5,25 @@ from what the engine happens to output. Positions are on the 9 ft table: head st
 spot (1905, 635); the 1 is at the apex on the foot spot and the 10 in the middle of the rack (6.2).
 """
 import pytest
+from helpers import (
+    FOOT_SPOT,
+    codes,
+    cross,
+    decision,
+    header,
+    hit,
+    off,
+    penalised,
+    pot,
+    rail,
+    rule,
+    rule_one,
+    shot,
+    stop,
+    strike,
+)
 
 from cueref.table import Table, rack_positions
-from helpers import (FOOT_SPOT, codes, cross, decision, header, hit, off, penalised, pot, rail, rule, rule_one,
-                     shot, stop, strike)
 
 H = header("ten-ball")
 
