@@ -18,7 +18,7 @@ from adjudicate.games import GAMES
 from adjudicate.games.base import KITCHEN, apply_effect
 from adjudicate.lag import rule_lag
 from adjudicate.model import Effect, GameState, LagRuling, Pending, Ruling
-from cueref.records import Decision, Header, LagRecord, RecordError, ShotRecord
+from cueref.records import OBJECT_BALLS, Decision, Header, LagRecord, RecordError, ShotRecord
 
 
 def new_game(header: Header) -> GameState:
@@ -78,6 +78,7 @@ def _shot(state: GameState, shot: ShotRecord, line: int | None):
         p = state.pending
         notes.append(f"no decision logged: {p.decider} took the default, {p.default}")
         state = apply_effect(state, p.effects[p.default])
+    warnings = _check_balls(state, shot)
     if shot.declared.break_ is not None and shot.declared.break_ != (state.phase == "break"):
         expected = "a break" if state.phase == "break" else "not a break"
         raise RecordError("declared.break", f"this shot is {expected} by the game so far "
@@ -88,9 +89,31 @@ def _shot(state: GameState, shot: ShotRecord, line: int | None):
         offer = game.offer_nearest_ball_spot(new, ruling.next, ruling.pending)
         if offer is not None:
             ruling, new = replace(ruling, pending=offer), replace(new, pending=offer)
-    if notes:
-        ruling = replace(ruling, notes=tuple(notes) + ruling.notes)
+    if notes or warnings:
+        ruling = replace(ruling, notes=tuple(notes) + ruling.notes, warnings=tuple(warnings))
     return replace(ruling, line=line), new
+
+
+def _check_balls(state: GameState, shot: ShotRecord) -> list[str]:
+    """Continuity between shots: a break starts from the full rack, every other shot from the
+    last shot's `after` with the spotted balls back. The record is what the camera saw, so it is
+    ruled as it stands; a ball that reappears or vanishes between shots is reported in the
+    ruling's `warnings` (a tracking fault, or a ball moved off camera) rather than stopping a
+    live game."""
+    got = {b for b in shot.before if b != "cue"}
+    if state.phase == "break" and not state.table:
+        full = {str(n) for n in range(1, OBJECT_BALLS[state.header.game] + 1)}
+        missing = sorted(full - got, key=int)
+        return [f"the break starts without ball(s) {', '.join(missing)} of the full rack"] if missing else []
+    expected = {b for b in state.table if b != "cue"}
+    out = []
+    back = sorted(got - expected, key=int)
+    if back:
+        out.append(f"ball(s) {', '.join(back)} are in 'before' but left the table earlier and were not spotted")
+    gone = sorted(expected - got, key=int)
+    if gone:
+        out.append(f"ball(s) {', '.join(gone)} were on the table but are missing from 'before'")
+    return out
 
 
 def run(header: Header, entries: Iterable) -> Iterator[Ruling | LagRuling]:

@@ -25,7 +25,6 @@ WPA_ARTICLES = {
     "bad_cue_ball_placement": "WPA 3.10",
     "bad_play_from_kitchen": "WPA 3.11",
     "shot_clock": "WPA 3.14",
-    "consecutive_fouls": "WPA 3.13",
 }
 
 
@@ -72,7 +71,7 @@ def general_fouls(state: GameState, shot: ShotRecord, f: ShotFacts, fr: FoulRule
     if first is None:
         if fr.contact_and_rail or fr.legal_first is not None:
             code = "no_contact"
-            out.append(Foul(code, a[code], None, "the cue ball contacted no object ball"))
+            out.append(Foul(code, a[code], f.stop.t if f.stop else None, "the cue ball contacted no object ball"))
     else:
         hit = f.first_balls
         if fr.legal_first is not None and not (set(hit) & fr.legal_first):
@@ -136,11 +135,19 @@ def _kitchen_play(shot: ShotRecord, f: ShotFacts, fr: FoulRules, table) -> list[
             if e.ball == "cue" and not f.cue_left_kitchen_before(e) and (first is None or clearly_before(e, first)):
                 return [Foul("bad_play_from_kitchen", rule, e.t,
                              f"the cue ball touched the {e.rail} rail before leaving the kitchen")]
-    elif first is None and not f.crossed("cue", "head_string"):
-        # 3.11, second paragraph: neither crossed the string nor hit a ball on or in front of it.
-        return [Foul("bad_play_from_kitchen", rule, None,
+    elif first is None and kitchen_second_paragraph(shot, f, table):
+        return [Foul("bad_play_from_kitchen", rule, f.stop.t if f.stop else None,
                      "from the kitchen the cue ball neither crossed the head string nor hit a ball on or in front of it")]
     return []
+
+
+def kitchen_second_paragraph(shot: ShotRecord, f: ShotFacts, table) -> bool:
+    """WPA 3.11, second paragraph: from the kitchen the cue ball must cross the head string or
+    hit a ball on or in front of it. True when it did neither (a ball within its position
+    uncertainty of the string counts as on it)."""
+    if f.crossed("cue", "head_string"):
+        return False
+    return all(table.in_kitchen(shot.before[b], shot.pos_err.get(b, 0.0)) for b in f.first_balls)
 
 
 def lowest_ball(balls) -> str | None:

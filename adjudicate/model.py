@@ -38,11 +38,12 @@ class Foul:
         return d
 
 
-def mark_penalised(fouls: list[Foul]) -> list[Foul]:
-    """Flag the single foul that carries the penalty (the most serious, then the earliest)."""
+def mark_penalised(fouls: list[Foul], demote: frozenset = frozenset()) -> list[Foul]:
+    """Flag the single foul that carries the penalty (the most serious, then the earliest);
+    codes in `demote` rank below every other (an eight-ball illegal break is not a foul, 4.3 d)."""
     if not fouls:
         return []
-    order = sorted(range(len(fouls)), key=lambda i: (-SEVERITY.get(fouls[i].code, 10),
+    order = sorted(range(len(fouls)), key=lambda i: (-(0 if fouls[i].code in demote else SEVERITY.get(fouls[i].code, 10)),
                                                       fouls[i].t if fouls[i].t is not None else 1e9, i))
     top = order[0]
     return [replace(f, penalised=(i == top)) for i, f in enumerate(fouls)]
@@ -57,6 +58,7 @@ class Effect:
     place: Mapping[str, Point] = field(default_factory=dict)  # balls moved to these points
     push_out_allowed: bool = False
     rerack: bool = False  # re-rack all balls of the rack before the break
+    forgive: str | None = None  # this player's last foul is withdrawn (VN 93 replay)
     describe: str = ""
 
     def to_dict(self) -> dict:
@@ -109,6 +111,7 @@ class Ruling:
     reracked: tuple[str, ...] = ()
     warning: str | None = None
     notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # the record disagrees with the game so far (engine._check_balls)
     line: int | None = None
 
     def to_dict(self) -> dict:
@@ -136,6 +139,8 @@ class Ruling:
             d["reracked"] = list(self.reracked)
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.warnings:
+            d["warnings"] = list(self.warnings)
         if self.line is not None:
             d["line"] = self.line
         return d

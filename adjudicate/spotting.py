@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from adjudicate.facts import ball_order
 from cueref.table import Point, Table
 
 CUE_GAP_MM = 2.0  # "never frozen to the cue ball": the gap left between them (WPA 1.5)
@@ -57,7 +58,7 @@ def spot_wpa(table: Table, occupied: dict[str, Point], balls: list[str]) -> dict
     fx, y = table.foot_spot
     occ = dict(occupied)
     out: dict[str, Point] = {}
-    for ball in sorted(balls, key=_ball_order):
+    for ball in sorted(balls, key=ball_order):
         blocked = _blocked(table, occ, CUE_GAP_MM)
         x = _free_from(fx, fx, hi, blocked, +1)
         if x is None:
@@ -90,7 +91,7 @@ def spot_vn91(table: Table, occupied: dict[str, Point], balls: list[str]) -> dic
     fx, y = table.foot_spot
     occ = dict(occupied)
     out: dict[str, Point] = {}
-    for ball in sorted(balls, key=_ball_order):
+    for ball in sorted(balls, key=ball_order):
         blocked = _blocked(table, occ)
         x = _free_from(hi, fx, hi, blocked, -1)  # from the cushion toward the foot spot
         if x is None:
@@ -100,6 +101,3 @@ def spot_vn91(table: Table, occupied: dict[str, Point], balls: list[str]) -> dic
         out[ball] = occ[ball] = (x, y)
     return out
 
-
-def _ball_order(name: str) -> int:
-    return 0 if name == "cue" else int(name)

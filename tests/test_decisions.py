@@ -67,3 +67,15 @@ def test_wpa_4_3_d_rerack_gives_the_break_to_the_opponent_and_rebreak_to_the_bre
 def test_a_second_decision_for_the_same_choice_is_refused():
     with pytest.raises(RecordError, match="no choice is open"):
         play(header(), POS, FOUL, decision("accept_table"), decision("ball_in_hand_anywhere"))
+
+
+def test_continuity_a_ball_that_reappears_or_vanishes_is_warned_about():
+    from helpers import pot
+    pots_1 = shot(POS, [strike(), hit(0.4, "1"), pot(1.0, "1", "foot-left"), stop(3.0)])
+    again = shot(POS, [strike(), hit(0.4, "1"), rail(0.9, "1", "foot"), stop(3.0)])  # the 1 is back
+    r = play(header(), POS, pots_1, again)[-1]
+    assert r["warnings"] == ["ball(s) 1 are in 'before' but left the table earlier and were not spotted"]
+    lost = shot({k: v for k, v in POS.items() if k != "5"}, [strike(), hit(0.4, "1"), rail(0.9, "1", "foot"), stop(3.0)])
+    r = play(header(), POS, LEGAL, lost)[-1]
+    assert r["warnings"] == ["ball(s) 5 were on the table but are missing from 'before'"]
+    assert "warnings" not in play(header(), POS, LEGAL, LEGAL)[-1]

@@ -163,7 +163,7 @@ def test_wpa_4_3_d_illegal_break_opponent_options(rails):
     r = rule_one(H, brk(rails=rails))
     assert r["legal"] is False
     assert codes(r) == ["illegal_break"]
-    assert r["fouls"][0]["rule"] == "WPA 4.3 d"
+    assert r["fouls"][0]["rule"] == "WPA 4.3" and "4.3 d" in r["fouls"][0]["why"]
     assert r["rack_over"] is None
     nxt = r["next"]
     assert nxt["decider"] == "B"
@@ -266,7 +266,7 @@ def test_wpa_4_3_g_object_ball_off_the_table_on_the_break():
     r = r[-1]
     assert r["legal"] is False
     f = penalised(r)
-    assert f["code"] == "object_ball_off_table" and f["rule"] == "WPA 4.3 g"
+    assert f["code"] == "object_ball_off_table" and f["rule"] == "WPA 4.3" and "4.3 g" in f["why"]
     assert r["spotted"] == []  # the 12 counts as pocketed: it stays out
     assert "12" not in st.table and "6" not in st.table
     nxt = r["next"]
@@ -280,7 +280,7 @@ def test_wpa_4_3_g_eight_off_the_table_on_the_break_is_spotted():
     rulings, st = rule(H, brk(gone_off=["8"]))
     r = rulings[-1]
     assert "eight_ball_loss" not in codes(r) and r["rack_over"] is None
-    assert penalised(r)["code"] == "object_ball_off_table" and penalised(r)["rule"] == "WPA 4.3 g"
+    assert penalised(r)["code"] == "object_ball_off_table" and penalised(r)["rule"] == "WPA 4.3"
     assert r["spotted"] == ["8"] and r["spotted_at"] == {"8": SPOT}
     assert tuple(st.table["8"]) == FOOT_SPOT
     assert r["next"]["decider"] == "B"
@@ -592,3 +592,11 @@ def test_wpa_3_13_three_fouls_in_a_row_do_not_lose_in_eight_ball():
     assert r["rack_over"] is None and r["score"] == {"A": 0, "B": 0}
     assert r["next"]["shooter"] == "B" and r["next"]["cue_ball"] == "in_hand_anywhere"
     assert all("warning" not in x["next"] for x in rulings)  # no three-foul warning in eight-ball
+
+
+def test_wpa_4_3_d_with_a_foul_the_foul_carries_the_penalty_and_its_options():
+    # Two object balls to a rail only (4.3 d) AND the 3 off the table (4.3 g): a foul.
+    r = rule_one(H, brk(rails=("15", "11"), gone_off=("3",)))
+    assert set(codes(r)) == {"illegal_break", "object_ball_off_table"}
+    assert penalised(r)["code"] == "object_ball_off_table"
+    assert set(r["next"]["options"]) == {"accept_table", "ball_in_hand_kitchen"}

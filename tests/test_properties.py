@@ -214,3 +214,10 @@ def test_a_malformed_line_always_gives_exit_2(tmp_path, log, which, data):
     assert f"line {k + 2}" in err
     printed = [json.loads(x) for x in out.splitlines()]
     assert len(printed) == sum(e["kind"] == "shot" for e in entries[:k])
+
+
+@FAST
+@given(game_logs())
+def test_logs_that_follow_the_referee_raise_no_continuity_warnings(log):
+    _, _, rulings = log
+    assert all("warnings" not in r for _, _, r, _ in rulings)

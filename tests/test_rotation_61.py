@@ -643,3 +643,25 @@ def test_vn_93_ball_on_the_head_string_may_be_contacted_before_crossing():
     r = rulings[-1]
     assert "bad_play_from_kitchen" not in codes(r)
     assert r["legal"] is True
+
+
+def test_vn_93_replay_withdraws_the_foul_from_the_vn_92_count():
+    pos, ev, sh = _never_crossed()
+    _, st = rule(H, open_break(), no_rail_foul(), decision("ball_in_hand_kitchen", player="A"), sh())
+    assert st.fouls_in_row["A"] == 1
+    _, st = rule(H, open_break(), no_rail_foul(), decision("ball_in_hand_kitchen", player="A"), sh(),
+                 decision("replay", player="B"))
+    assert st.fouls_in_row["A"] == 0  # replayed, not a foul
+
+
+def test_vn_79_an_empty_table_is_a_draw_only_at_sixty_all():
+    # The camera lost balls: the last ball seen drops with the score nowhere near 60–60.
+    rack15 = full_rack()
+    after_break = {b: p for b, p in rack15.items() if b != "15"}
+    after_break["cue"] = (1000.0, 640.0)
+    brk = S({**rack15, "cue": (500.0, 640.0)}, [strike(), cross(0.1), hit(0.3, "1"), pot(0.9, "15"), stop(4.0)],
+            after=after_break)
+    last = S({"cue": (1000.0, 640.0), "2": after_break["2"]}, [strike(), hit(0.3, "2"), pot(0.9, "2"), stop(3.0)])
+    r = rule(H, brk, last)[0][-1]
+    assert r["score"]["A"] == 17
+    assert r["rack_over"] is None and r["warnings"]  # no draw at 17–0; the gap is reported

@@ -609,3 +609,24 @@ def test_wpa_7_win_on_reaching_the_target_score():
     last = rulings[-1]
     assert last["score"] == {"A": 3, "B": 0}
     assert last["rack_over"] is not None and last["rack_over"]["winner"] == "A"
+
+
+def test_wpa_7_4_the_shot_clock_restarts_after_the_rerack():
+    # With a 35 s clock, the shot after a 14-ball re-rack is not timed from the last ball's stop.
+    h = header("straight-pool", target_score=100, shot_clock_s=35)
+    one_left = {"cue": (900.0, 500.0), "7": (1500.0, 300.0), "12": (800.0, 1000.0)}
+    brk = shot({**full_rack_sp(), "cue": (500.0, 640.0)}, [strike(), cross(0.1), hit(0.3, "1"),
+               *[pot(0.8 + 0.01 * i, b, "foot-left") for i, b in enumerate(b for b in full_rack_sp() if b not in ("7", "12"))],
+               stop(4.0)], after=one_left, t0=0.0, called={"ball": "1", "pocket": "foot-left"})
+    pot7 = shot(one_left, [strike(), hit(0.3, "7"), pot(0.9, "7", "side-left"), stop(3.0)], t0=10.0,
+                after={"cue": (1000.0, 450.0), "12": (800.0, 1000.0)}, called={"ball": "7", "pocket": "side-left"})
+    rs, st = rule(h, brk, pot7)
+    assert rs[-1]["reracked"]
+    racked = {b: tuple(p) for b, p in st.table.items()}
+    later = shot(racked, [strike(), hit(0.3, "12"), rail(0.9, "12", "left"), stop(3.0)], t0=13.0 + 66.0)
+    r = rule(h, brk, pot7, later)[0][-1]
+    assert "shot_clock" not in codes(r)
+
+
+def full_rack_sp():
+    return {str(n + 1): p for n, p in enumerate(rack_spots())}

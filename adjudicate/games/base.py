@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicate.facts import ShotFacts
-from adjudicate.fouls import WPA_ARTICLES, FoulRules, general_fouls, lowest_ball, shot_clock_foul
+from adjudicate.fouls import WPA_ARTICLES, FoulRules, general_fouls, shot_clock_foul
 from adjudicate.model import Effect, Foul, GameState, Pending, Ruling, mark_penalised
 from adjudicate.spotting import spot_wpa
-from cueref.records import ShotRecord
+from cueref.records import Call, ShotRecord
 from cueref.table import Point
 
 KITCHEN, ANYWHERE, IN_PLACE = "in_hand_kitchen", "in_hand_anywhere", "in_place"
@@ -116,15 +116,31 @@ class Game:
         return {"winner": winner, "reason": reason}, new
 
     @staticmethod
-    def lowest(balls) -> str | None:
-        return lowest_ball(balls)
+    def assumed_call(shot: ShotRecord, f: ShotFacts, eligible, notes: list[str]) -> Call | None:
+        """The call, or without a logged one, the shot taken as called the way it went: the first
+        eligible object ball pocketed, in the pocket it entered (the benefit of the doubt)."""
+        if shot.declared.called is not None:
+            return shot.declared.called
+        first = next((e for e in f.pocketed if e.ball != "cue" and (eligible is None or e.ball in eligible)), None)
+        if first is None:
+            return None
+        notes.append(f"no call logged: taken as the {first.ball} called in the {first.pocket} pocket")
+        return Call(first.ball, first.pocket)
+
+    @staticmethod
+    def called_made(call: Call | None, f: ShotFacts) -> bool:
+        return (call is not None and call.ball in f.object_pocketed
+                and (call.pocket is None or f.pocket_of(call.ball) == call.pocket))
+
+    def consecutive_loss(self, counts: dict[str, int], shooter: str, fouled: bool) -> bool:
+        return bool(fouled and self.consecutive_limit and counts.get(shooter, 0) >= self.consecutive_limit)
 
     def ruling(self, st: GameState, shot: ShotRecord, f: ShotFacts, *, fouls: list[Foul],
                new: GameState, nxt: Effect, pending: Pending | None = None,
                rack_over: dict | None = None, spotted_at: dict | None = None, points: int = 0,
                notes: list[str] = (), push_out: bool = False,
-               reracked: tuple[str, ...] = (), score=None) -> Ruling:
-        fouls = mark_penalised(fouls)
+               reracked: tuple[str, ...] = (), score=None, demote: frozenset = frozenset()) -> Ruling:
+        fouls = mark_penalised(fouls, demote)
         pending = real_choice(pending)
         spotted_at = spotted_at or {}
         # 3.13 / Reg 8: the player arriving at the table one foul short of the loss is warned.
@@ -155,10 +171,6 @@ class Game:
         return replace(st, **base)
 
 
-def effect_for(st: GameState, shooter: str, cue_ball: str, **kw) -> Effect:
-    return Effect(shooter=shooter, cue_ball=cue_ball, **kw)
-
-
 def ball_in_hand_options(st: GameState, incoming: str, cue_on_table: bool, why: str) -> tuple[Effect, Pending | None]:
     """After a foul with ball in hand anywhere: the incoming player places the cue ball (or, when
     it is still on the table, may leave it where it lies)."""
@@ -176,6 +188,10 @@ def apply_effect(st: GameState, eff: Effect) -> GameState:
     table.update(eff.place)
     changes = dict(shooter=eff.shooter, cue_ball=eff.cue_ball, push_out_allowed=eff.push_out_allowed,
                    pending=None, table=table)
+    if eff.forgive:
+        counts = dict(st.fouls_in_row)
+        counts[eff.forgive] = max(0, counts.get(eff.forgive, 0) - 1)
+        changes["fouls_in_row"] = counts
     if eff.phase == "break":
         # A re-break (re-racked or not) starts the rack again with the chosen breaker.
         changes.update(phase="break", breaker=eff.shooter, cue_ball=KITCHEN, shots_in_rack=0,

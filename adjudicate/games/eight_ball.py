@@ -6,7 +6,7 @@ from dataclasses import replace
 from adjudicate.facts import ShotFacts
 from adjudicate.games.base import IN_PLACE, KITCHEN, Game, ball_in_hand_options, settle
 from adjudicate.model import Effect, Foul, GameState, Pending
-from cueref.records import Call, ShotRecord
+from cueref.records import ShotRecord
 
 SOLIDS = frozenset(str(n) for n in range(1, 8))
 STRIPES = frozenset(str(n) for n in range(9, 16))
@@ -40,17 +40,9 @@ class EightBall(Game):
             # On an open table the only wrong first ball is the 8: 4.4 says so.
             fouls = [replace(x, rule="WPA 4.4") if x.code == "wrong_ball_first" else x for x in fouls]
 
-        call = shot.declared.called
-        pocketed = [b for b in f.object_pocketed]
-        if call is None and pocketed and not shot.declared.safety:
-            # No call logged: the shot is taken as called the way it went, on the first ball of the
-            # shooter's (or, open table, any) group that dropped — the 8 only when it is on.
-            cands = [e for e in f.pocketed if e.ball in legal and e.ball != "cue"]
-            if cands:
-                call = Call(cands[0].ball, cands[0].pocket)
-                notes.append(f"no call logged: taken as the {call.ball} called in the {call.pocket} pocket")
-        made = (call is not None and call.ball in pocketed and call.ball in legal
-                and (call.pocket is None or f.pocket_of(call.ball) == call.pocket))
+        pocketed = list(f.object_pocketed)
+        call = None if shot.declared.safety else self.assumed_call(shot, f, legal, notes)
+        made = self.called_made(call, f) and call.ball in legal
 
         # 4.8 loss of game (never on the break).
         loss = None
@@ -66,7 +58,7 @@ class EightBall(Game):
             # A called safety calls no pocket: an 8 that drops on it went in uncalled.
             loss = f"pocketed the 8 in the {f.pocket_of('8')} pocket, which was not called (WPA 4.8 c)"
         if loss:
-            fouls.append(Foul("eight_ball_loss", "WPA 4.8", next((e.t for e in f.pocketed + f.off_table if e.ball == "8"), None),
+            fouls.append(Foul("eight_ball_loss", "WPA 4.8", next(e.t for e in f.pocketed + f.off_table if e.ball == "8"),
                               f"{shooter} {loss}"))
         extensions = st.extensions_used | ({shooter} if ext_used else set())
         groups = st.groups
@@ -113,7 +105,8 @@ class EightBall(Game):
         fr = self.foul_rules(st, shot, legal_first=None, contact_and_rail=False)
         fouls, ext_used, notes = self.fouls(st, shot, f, fr)
         # 4.3 (g): any ball off the table on the break is a foul; those balls stay out, the 8 is spotted.
-        fouls = [replace(x, rule="WPA 4.3 g") if x.code == "object_ball_off_table" else x for x in fouls]
+        fouls = [replace(x, rule="WPA 4.3", why=x.why + " on the break (4.3 g)") if x.code == "object_ball_off_table" else x
+                 for x in fouls]
         cue_on = "cue" in shot.after
         eight_down = "8" in f.object_pocketed or "8" in f.object_off_table
         illegal = False
@@ -121,9 +114,9 @@ class EightBall(Game):
             railed = f.balls_to_rail(objects_only=True)
             if len(railed) < 4:
                 illegal = True
-                fouls.append(Foul("illegal_break", "WPA 4.3 d", f.stop.t if f.stop else None,
+                fouls.append(Foul("illegal_break", "WPA 4.3", f.stop.t if f.stop else None,
                                   f"no ball was pocketed and only {len(railed)} object ball(s) were driven to a rail "
-                                  "(4 required); an illegal break, not a foul"))
+                                  "(4 required): an illegal break, not a foul (4.3 d)"))
         real_fouls = [x for x in fouls if x.code != "illegal_break"]
         spotted_at = {}
         occupied = dict(shot.after)
@@ -166,5 +159,7 @@ class EightBall(Game):
             return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, notes=notes), new
         new = settle(new, pending.effects[pending.default], pending)
         new = replace(new, table={**new.table, **spotted_at})
+        # With a foul as well, the foul's options apply and it carries the penalty (4.3 d is no foul).
         return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=pending.effects[pending.default],
-                           pending=pending, spotted_at=spotted_at, notes=notes), new
+                           pending=pending, spotted_at=spotted_at, notes=notes,
+                           demote=frozenset({"illegal_break"}) if real_fouls else frozenset()), new

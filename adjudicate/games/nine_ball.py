@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicate.facts import ShotFacts
+from adjudicate.fouls import lowest_ball
 from adjudicate.model import Effect, Foul, GameState, Pending
 from adjudicate.games.base import IN_PLACE, Game, ball_in_hand_options, settle
 from cueref.records import ShotRecord
@@ -34,7 +35,7 @@ class NineBall(Game):
         if push and not st.push_out_allowed:
             notes.append(f"push out declared where none is allowed ({self.art['push']}): ruled as a normal shot")
             push = False
-        low = self.lowest(shot.before)
+        low = lowest_ball(shot.before)
         fr = self.foul_rules(
             st, shot,
             legal_first=None if push else frozenset({low}),
@@ -49,8 +50,8 @@ class NineBall(Game):
             three_failed = not fouls and self.three_ball_rule_failed(st, shot, f)
         shooter, opp = st.shooter, st.opponent(st.shooter)
         counts = self.count_fouls(st, shooter, bool(fouls))
-        if fouls and counts[shooter] >= 3:
-            fouls.append(Foul("consecutive_fouls", self.art["serious"], None,
+        if self.consecutive_loss(counts, shooter, bool(fouls)):
+            fouls.append(Foul("consecutive_fouls", self.art["serious"], max(x.t or 0.0 for x in fouls),
                               f"{shooter}'s third consecutive foul in this rack loses the rack (WPA 3.13)"))
 
         out = self.outcome(st, shot, f, fouled=bool(fouls), push=push, is_break=is_break,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicate.facts import ShotFacts, ball_order
-from adjudicate.fouls import WPA_ARTICLES
+from adjudicate.fouls import WPA_ARTICLES, lowest_ball
 from adjudicate.games.base import IN_PLACE, KITCHEN, Game, settle
 from adjudicate.model import Effect, Foul, GameState, Pending
 from adjudicate.spotting import spot_vn86, spot_vn91
@@ -42,7 +42,7 @@ class Rotation61(Game):
         table = st.header.table
         is_break = st.phase == "break"
         shooter, opp = st.shooter, st.opponent(st.shooter)
-        low = self.lowest(shot.before)
+        low = lowest_ball(shot.before)
         fr = self.foul_rules(st, shot, legal_first=frozenset({low}),
                              legal_first_text=f"the lowest ball on the table was the {low}",
                              contact_and_rail=not is_break)
@@ -51,8 +51,8 @@ class Rotation61(Game):
             fouls = [replace(x, rule="VN 81") if x.code == "object_ball_off_table" else x for x in fouls]
             fouls += self._break_fouls(shot, f, low)
         counts = self.count_fouls(st, shooter, bool(fouls))
-        if fouls and counts[shooter] >= 4:
-            fouls.append(Foul("consecutive_fouls", "VN 92", None,
+        if self.consecutive_loss(counts, shooter, bool(fouls)):
+            fouls.append(Foul("consecutive_fouls", "VN 92", max(x.t or 0.0 for x in fouls),
                               f"{shooter}'s fourth consecutive foul in this rack loses the rack"))
         score = dict(st.score)
         points = 0
@@ -87,7 +87,7 @@ class Rotation61(Game):
         elif score[shooter] >= TARGET:
             rack_over, new = self.end_rack(new, shooter, f"{shooter} reached {score[shooter]} points (VN 79)")
             nxt = Effect(new.shooter, KITCHEN, phase="break")
-        elif not remaining:
+        elif not remaining and all(v == 60 for v in score.values()):
             # VN 79: 60–60 with all 15 down: the rack is replayed, broken by who pocketed the last ball.
             rack_over, new = self.end_rack(new, None, "60–60 after all 15 balls: the rack is replayed (VN 79)",
                                            breaker=last_pocketer or shooter)
@@ -148,6 +148,6 @@ class Rotation61(Game):
         if bad_kitchen and f.first_event is not None and not f.crossed("cue", "head_string"):
             # VN 93: a ball behind the line touched and the cue ball never crossed: foul, or the
             # balls are restored and the offender plays again.
-            opts["replay"] = Effect(st.shooter, KITCHEN, place=dict(shot.before),
-                                    describe=f"balls restored; {st.shooter} plays again (VN 93)")
+            opts["replay"] = Effect(st.shooter, KITCHEN, place=dict(shot.before), forgive=st.shooter,
+                                    describe=f"balls restored; {st.shooter} plays again, no foul counted (VN 93)")
         return Pending(incoming, opts, default=next(iter(opts)), reason=reason)

@@ -1,11 +1,13 @@
 """14.1 continuous (WPA 7): called balls for points, fouls cost points, re-racks of 14 (7.8)."""
 from __future__ import annotations
 
+from dataclasses import replace
 
 from adjudicate.facts import ShotFacts
+from adjudicate.fouls import kitchen_second_paragraph
 from adjudicate.games.base import IN_PLACE, KITCHEN, Game, settle
 from adjudicate.model import Effect, Foul, GameState, Pending
-from cueref.records import Call, ShotRecord
+from cueref.records import ShotRecord
 from cueref.table import circle_overlaps_triangle, distance, rack_positions, triangle_outline
 
 DEFAULT_TARGET = 100  # the rules leave the target to the tournament (WPA 7, Reg 1)
@@ -26,14 +28,10 @@ class StraightPool(Game):
         # 7.9: 3.2 is not a 14.1 foul — any ball may be hit first.
         fr = self.foul_rules(st, shot, legal_first=None, contact_and_rail=not is_break)
         fouls, ext_used, notes = self.fouls(st, shot, f, fr)
-        call = shot.declared.called
         safety = shot.declared.safety
-        if call is None and not safety and f.object_pocketed:
-            first = next(e for e in f.pocketed if e.ball != "cue")
-            call = Call(first.ball, first.pocket)
-            notes.append(f"no call logged: taken as the {call.ball} called in the {call.pocket} pocket")
-        made = (call is not None and call.ball in f.object_pocketed
-                and (call.pocket is None or f.pocket_of(call.ball) == call.pocket))
+        # On the opening break only a logged call counts: 7.3's rail requirement is the test.
+        call = shot.declared.called if (safety or is_break) else self.assumed_call(shot, f, None, notes)
+        made = self.called_made(call, f)
         breaking_foul = False
         if is_break and not made:
             # 7.3: after the cue ball hits the rack, the cue ball and two more balls to a rail.
@@ -50,9 +48,9 @@ class StraightPool(Game):
         normal_fouls = [x for x in fouls if x.code != "illegal_break"]
         # 7.11: only normal fouls count toward three in a row; a breaking foul takes precedence (7.10).
         counts = dict(st.fouls_in_row) if breaking_foul else self.count_fouls(st, shooter, bool(normal_fouls))
-        third = not breaking_foul and normal_fouls and counts[shooter] >= 3
+        third = not breaking_foul and self.consecutive_loss(counts, shooter, bool(normal_fouls))
         if third:
-            fouls.append(Foul("consecutive_fouls", "WPA 7.11", None,
+            fouls.append(Foul("consecutive_fouls", "WPA 7.11", max(x.t or 0.0 for x in normal_fouls),
                               f"{shooter}'s third consecutive foul: -1 and a further -15, all 15 balls re-racked, "
                               f"{shooter} breaks (WPA 7.11)"))
             counts[shooter] = 0
@@ -82,8 +80,9 @@ class StraightPool(Game):
         reracked: tuple[str, ...] = ()
         if score[shooter] >= self.target(st):
             rack_over, new = self.end_rack(new, shooter, f"{shooter} reached {score[shooter]} of {self.target(st)} points (WPA 7)")
-            return self._ruling(st, shot, f, fouls, new, Effect(new.shooter, KITCHEN, phase="break"), None,
-                                rack_over, spotted_at, points, notes, (), score), new
+            return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=Effect(new.shooter, KITCHEN, phase="break"),
+                               rack_over=rack_over, spotted_at=spotted_at, points=points, notes=notes,
+                               score=score), new
         if third:
             nxt = Effect(shooter, KITCHEN, phase="break", rerack=True,
                          describe=f"all 15 balls re-racked; {shooter} breaks under 7.3")
@@ -98,7 +97,7 @@ class StraightPool(Game):
         elif normal_fouls:
             # 7.9: cue ball stays where it is, except 3.1 and 3.11 (ball in hand behind the head string).
             kitchen = (any(x.code in ("cue_ball_pocketed", "cue_ball_off_table") for x in normal_fouls)
-                       or self._kitchen_second_paragraph(st, shot, f))
+                       or st.cue_ball == KITCHEN and kitchen_second_paragraph(shot, f, st.header.table))
             nxt = Effect(opp, KITCHEN if kitchen else IN_PLACE)
         elif scoring:
             nxt = Effect(shooter, IN_PLACE)
@@ -106,23 +105,15 @@ class StraightPool(Game):
                 # 7.8: fourteen balls down, re-rack them (all 15 if the last went too) and play on.
                 nxt, new, reracked, more = self._rerack(new, shot, left, shooter)
                 notes += more
+                # 7.4: play stops while the rack is made; the shot clock starts again after it.
+                new = replace(new, last_stop=None)
         else:
             if safety:
                 notes.append("called safety: the turn passes, pocketed balls are spotted (WPA 7.5)")
             nxt = Effect(opp, IN_PLACE)
         new = settle(new, nxt, pending)
-        return self._ruling(st, shot, f, fouls, new, nxt, pending, rack_over, spotted_at, points, notes,
-                            reracked, score), new
-
-    @staticmethod
-    def _kitchen_second_paragraph(st: GameState, shot: ShotRecord, f: ShotFacts) -> bool:
-        """3.11, second paragraph: from the kitchen the cue ball neither crossed the head string
-        nor hit a ball on or in front of it (7.9 then gives ball in hand behind the string; a
-        first-paragraph foul alone leaves the cue ball where it is)."""
-        if st.cue_ball != KITCHEN or f.crossed("cue", "head_string"):
-            return False
-        table = st.header.table
-        return not any(not table.in_kitchen(shot.before[b]) for b in f.first_balls)
+        return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending, rack_over=rack_over,
+                           spotted_at=spotted_at, points=points, notes=notes, reracked=reracked, score=score), new
 
     def _rerack(self, st: GameState, shot: ShotRecord, left: dict, shooter: str):
         """WPA 7.8: fourteen balls are down; re-rack. A ball is inside the rack when any part of it,
@@ -166,12 +157,6 @@ class StraightPool(Game):
                     note = f"7.8 (d): the cue ball lay in the rack and goes to the {_spot_name(table, spot)}"
         nxt = Effect(shooter, cue_ball, place=place, describe="re-racked; the shooter continues, any ball may be hit first")
         return nxt, st, tuple(racked), [note]
-
-    def _ruling(self, st, shot, f, fouls, new, nxt, pending, rack_over, spotted_at, points, notes,
-                reracked, score):
-        return self.ruling(st, shot, f, fouls=fouls, new=new, nxt=nxt, pending=pending, rack_over=rack_over,
-                           spotted_at=spotted_at, points=points, notes=notes, reracked=reracked,
-                           score=score)
 
 
 def _spot_name(table, p) -> str:

@@ -3,7 +3,6 @@ option (6.6), and the 10 spotted until it is the last object ball (6.8)."""
 from __future__ import annotations
 
 from adjudicate.games.nine_ball import NineBall, Outcome
-from cueref.records import Call
 
 
 class TenBall(NineBall):
@@ -17,14 +16,8 @@ class TenBall(NineBall):
         notes: list[str] = []
         if shot.declared.safety:
             notes.append(f"ten-ball has no safety ({self.art['call']}): the declaration changes nothing")
-        call = shot.declared.called
-        if call is None and not (is_break or push or fouled) and f.object_pocketed:
-            # No call logged: the shot is taken as called the way it went (benefit of the doubt).
-            first = f.pocketed[0] if f.pocketed[0].ball != "cue" else next(e for e in f.pocketed if e.ball != "cue")
-            call = Call(first.ball, first.pocket)
-            notes.append(f"no call logged: taken as the {call.ball} called in the {call.pocket} pocket")
-        made = (call is not None and call.ball in f.object_pocketed
-                and (call.pocket is None or f.pocket_of(call.ball) == call.pocket))
+        call = None if (is_break or push or fouled) else self.assumed_call(shot, f, None, notes)
+        made = self.called_made(call, f)
         only_ten = [b for b in shot.before if b != "cue"] == [self.money]
         live = not fouled and not push
         win = live and not is_break and made and call.ball == self.money and only_ten
