@@ -26,6 +26,12 @@ def new_game(header: Header) -> GameState:
     zero = {p: 0 for p in header.players}
     st = GameState(header=header, phase="lag", shooter=None, breaker=None, score=zero, racks=dict(zero),
                    fouls_in_row=dict(zero))
+    if header.start is not None:
+        # A log that begins mid-rack: nothing is known of the table until the first shot.
+        s = header.start
+        st = game.start_rack(st, header.breaker or s.shooter)
+        return replace(st, phase="play", shooter=s.shooter, cue_ball=s.cue_ball,
+                       push_out_allowed=s.push_out_allowed, groups=s.groups)
     if header.breaker is None:
         return st  # a lag must decide who breaks
     return game.start_rack(st, header.breaker)
@@ -105,6 +111,8 @@ def _check_balls(state: GameState, shot: ShotRecord) -> list[str]:
         full = {str(n) for n in range(1, OBJECT_BALLS[state.header.game] + 1)}
         missing = sorted(full - got, key=int)
         return [f"the break starts without ball(s) {', '.join(missing)} of the full rack"] if missing else []
+    if not state.table:
+        return []  # a log that starts mid-rack: the first shot tells what is on the table
     expected = {b for b in state.table if b != "cue"}
     out = []
     back = sorted(got - expected, key=int)

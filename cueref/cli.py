@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 EXIT_BAD_INPUT = 2
 
@@ -47,6 +48,30 @@ def _adjudicate(args) -> int:
     return 0
 
 
+def _synth(args) -> int:
+    try:
+        from synth.clip import make_clip, make_scenarios
+    except ImportError as e:
+        print(f"cueref synth: the ground-truth generator needs the synth extra ({e.name} is missing): "
+              "run scripts/install-synth.sh", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from cueref.progress import Progress
+
+    progress = None if args.quiet else Progress()
+    kw = dict(resolution=args.resolution, fps=args.fps, table=args.table, yolo_every=args.yolo_every,
+              progress=progress)
+    if args.scenarios:
+        truth = make_scenarios(args.seed, args.out, **kw)
+    else:
+        truth = make_clip(args.game, args.shots, args.seed, args.out, lag=args.lag, **kw)
+    kinds = {}
+    for s in truth["shots"]:
+        kinds[s["kind"]] = kinds.get(s["kind"], 0) + 1
+    print(json.dumps({"out": str(args.out), "frames": truth["frames"], "fps": truth["fps"],
+                      "resolution": truth["resolution"], "codec": truth["codec"], "shots": kinds}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cueref", description="A computer-vision referee for pool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -58,6 +83,29 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("log", metavar="GAME.jsonl", help="the game log; '-' reads standard input")
     a.add_argument("--explain", action="store_true", help="print one readable line per lag or shot instead of JSON")
     a.set_defaults(func=_adjudicate)
+
+    g = sub.add_parser(
+        "synth", help="generate ground truth: physics-simulated shots rendered as overhead video",
+        description="Play a game with simulated players (pooltool physics), render it as an overhead "
+                    "camera sees it, and write the video with its ground truth: clip.mp4, game.jsonl "
+                    "(shot records from the physics), rulings.jsonl (the adjudicator's), truth.json "
+                    "(camera, shots), frames.jsonl (per-frame ball centres, pixels and mm, visibility) "
+                    "and, with --yolo-every, a YOLO dataset. The same seed gives the same clip.")
+    g.add_argument("--game", choices=["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"],
+                   default="nine-ball")
+    g.add_argument("--shots", type=int, default=10, help="shots to play (after the lag, if any)")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--out", type=Path, required=True, help="folder to write the clip into")
+    g.add_argument("--resolution", choices=["720p", "1080p", "4k"], default="1080p")
+    g.add_argument("--fps", type=int, choices=[30, 60, 120], default=60)
+    g.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
+    g.add_argument("--lag", action="store_true", help="start with a lag for the break (WPA 1.2)")
+    g.add_argument("--scenarios", action="store_true",
+                   help="instead of a game: one staged shot of every scenario type (fouls, jumps, lags...)")
+    g.add_argument("--yolo-every", type=int, default=0, metavar="N",
+                   help="export every Nth frame as a YOLO image + labels, and ball crops")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.set_defaults(func=_synth)
     return p
 
 

@@ -51,12 +51,22 @@ class Rules:
 
 
 @dataclass(frozen=True)
+class Start:
+    """A log that begins mid-rack (a staged position, one disputed shot): who is to shoot and how."""
+    shooter: str
+    cue_ball: str = "in_place"
+    push_out_allowed: bool = False
+    groups: dict | None = None  # eight-ball: player -> "solids" | "stripes"
+
+
+@dataclass(frozen=True)
 class Header:
     game: str
     players: tuple[str, str]
     breaker: str | None
     table: Table
     rules: Rules
+    start: Start | None = None
 
 
 @dataclass(frozen=True)
@@ -309,7 +319,22 @@ def parse_header(obj: Any) -> Header:
         raise RecordError("rules.after_break_s", f"the shot after the break may not be given more than 60 s (WPA Reg 18), got {rules.after_break_s:g}")
     if rules.three_ball_break and game != "nine-ball":
         raise RecordError("rules.three_ball_break", "the three-ball break rule (WPA Reg 16) is a nine-ball rule")
-    return Header(game=game, players=(players[0], players[1]), breaker=breaker, table=table, rules=rules)
+    start = None
+    if h.get("start") is not None:
+        s = _obj(h["start"], "start")
+        groups = s.get("groups")
+        if groups is not None:
+            g = _obj(groups, "start.groups")
+            if game != "eight-ball" or set(g) != set(players) or sorted(g.values()) != ["solids", "stripes"]:
+                raise RecordError("start.groups", "eight-ball only: {player: 'solids' | 'stripes'} for both players")
+            groups = dict(g)
+        start = Start(shooter=_str(_req(s, "shooter", "start."), "start.shooter", tuple(players)),
+                      cue_ball=_str(s.get("cue_ball", "in_place"), "start.cue_ball",
+                                    ("in_place", "in_hand_anywhere", "in_hand_kitchen")),
+                      push_out_allowed=_bool(s.get("push_out_allowed", False), "start.push_out_allowed"),
+                      groups=groups)
+    return Header(game=game, players=(players[0], players[1]), breaker=breaker, table=table, rules=rules,
+                  start=start)
 
 
 def _declared(v: Any, names) -> Declared:

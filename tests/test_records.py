@@ -106,3 +106,19 @@ def test_pocketed_ball_counted_once():
     s = shot(BEFORE, [strike(), hit(0.3, "1"), pot(0.9, "1"), stop(3.0)], t0=0.0)
     rec = parse_entry(s, H)
     assert "1" not in rec.after and [e.ball for e in rec.events if e.type == "pocket"] == ["1"]
+
+
+def test_a_log_may_start_mid_rack():
+    from helpers import rule
+    h = header("eight-ball", breaker=None)
+    h["start"] = {"shooter": "B", "cue_ball": "in_hand_anywhere", "groups": {"A": "solids", "B": "stripes"}}
+    pos = {"cue": (1000.0, 400.0), "3": (1500.0, 300.0), "11": (1700.0, 900.0), "8": (2000.0, 635.0)}
+    s = shot(pos, [strike(), hit(0.4, "3"), rail(0.9, "3", "foot"), stop(3.0)], t0=5.0)
+    r = rule(h, s)[0][0]
+    assert r["shooter"] == "B" and r["break"] is False
+    assert r["fouls"][0]["code"] == "wrong_ball_first"  # B has the stripes
+    assert "warnings" not in r
+    bad = dict(h, start={"shooter": "C"})
+    with pytest.raises(RecordError) as e:
+        parse_header(bad)
+    assert e.value.field == "start.shooter"

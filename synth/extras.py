@@ -1,0 +1,175 @@
+"""What pooltool does not model, added with simple, documented physics.
+
+- Jump (2.9): the cue ball leaves the bed on a parabola over a blocking ball and lands beyond it.
+  pooltool simulates the shot without the blocker; the jump is kept only if no other ball's path
+  goes through the blocker's spot. Clean: no contact. Clipped: the cue ball grazes the blocker in
+  the air (a collision at the pass) and the blocker slides a few centimetres.
+- Disturbed ball (3.6, VN 88): a ball no contact reaches slides 20–60 mm, decelerating uniformly
+  over 0.25 s, as if brushed by a hand or the cue.
+- Ball off the table (2.6, 3.5): a ball that meets a cushion fast keeps its incoming velocity,
+  rises over the rail on a parabola and is gone once past the rail's outer edge.
+Each function edits a `ShotSim` in place and returns True, or returns False (leaving it
+unchanged) when the shot offers no physically consistent way to do it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from cueref.table import Table
+from synth.physics import BallTrack, ShotSim
+
+G = 9810.0  # mm/s²
+RAIL_OUTER_MM = 130.0
+
+
+def _speed(tr: BallTrack, i: int) -> np.ndarray:
+    j = max(i - 1, 0)
+    k = min(i + 1, len(tr.t) - 1)
+    dt = tr.t[k] - tr.t[j]
+    return (tr.xy[k] - tr.xy[j]) / dt if dt > 0 else np.zeros(2)
+
+
+def _clear_of(sim: ShotSim, point, radius: float, skip: set[str], window=None) -> bool:
+    for b, tr in sim.tracks.items():
+        if b in skip:
+            continue
+        d = np.hypot(tr.xy[:, 0] - point[0], tr.xy[:, 1] - point[1])
+        sel = tr.on_table.copy()
+        if window is not None:
+            sel &= (tr.t >= window[0]) & (tr.t <= window[1])
+        if np.any(d[sel] < radius):
+            return False
+    return True
+
+
+def add_jump(sim: ShotSim, table: Table, blocker: str, blocker_at, clipped: bool, rng) -> bool:
+    """`sim` was simulated without `blocker` (resting at `blocker_at`); make the cue ball fly over it."""
+    cue = sim.tracks["cue"]
+    d = np.hypot(cue.xy[:, 0] - blocker_at[0], cue.xy[:, 1] - blocker_at[1])
+    i = int(np.argmin(d))
+    if d[i] > table.ball_diameter_mm * 0.9 or i == 0:
+        return False
+    # Nobody else may pass through the blocker's spot at any time.
+    if not _clear_of(sim, blocker_at, table.ball_diameter_mm, skip={"cue", blocker}):
+        return False
+    v = float(np.linalg.norm(_speed(cue, i)))
+    t_pass = float(cue.t[i])
+    t_land = t_pass + 1.6 * table.ball_diameter_mm / max(v, 1.0)
+    # After landing the cue ball must be clear of the blocker too.
+    if not _clear_of_track(cue, blocker_at, table.ball_diameter_mm, after=t_land):
+        return False
+    t_up = 0.005
+    peak = table.R + (2.2 if not clipped else 1.7) * table.ball_diameter_mm * 0.5 + table.R
+    span = t_land - t_up
+    s = np.clip((cue.t - t_up) / span, 0, 1)
+    cue.h = table.R + (peak - table.R) * 4 * s * (1 - s) * ((cue.t >= t_up) & (cue.t <= t_land))
+    sim.events.append({"t": round(t_up, 4), "type": "airborne", "ball": "cue", "until": round(t_land, 4)})
+    n = len(cue.t)
+    bt = BallTrack(t=cue.t.copy(), xy=np.tile(np.asarray(blocker_at, float), (n, 1)), h=np.full(n, table.R),
+                   w=np.zeros((n, 3)), on_table=np.ones(n, bool))
+    if clipped:
+        sim.events.append({"t": round(t_pass, 4), "type": "collision", "balls": ["cue", blocker], "t_err": 0.002})
+        direction = _speed(cue, i)
+        direction = direction / (np.linalg.norm(direction) or 1.0)
+        _slide(bt, t_pass, direction * float(rng.uniform(30, 70)), 0.4)
+    sim.tracks[blocker] = bt
+    sim.before[blocker] = tuple(blocker_at)
+    sim.after[blocker] = tuple(map(float, bt.xy[-1]))
+    sim.events.sort(key=lambda e: e["t"])
+    return True
+
+
+def _clear_of_track(tr: BallTrack, point, radius, after: float) -> bool:
+    sel = tr.t >= after
+    d = np.hypot(tr.xy[sel, 0] - point[0], tr.xy[sel, 1] - point[1])
+    return not np.any(d < radius)
+
+
+def _slide(tr: BallTrack, t0: float, disp: np.ndarray, dur: float) -> None:
+    """Move a resting ball by `disp` (mm) from time t0, decelerating uniformly over `dur` s."""
+    s = np.clip((tr.t - t0) / dur, 0, 1)
+    frac = 1 - (1 - s) ** 2
+    start = tr.xy[np.searchsorted(tr.t, t0)].copy()
+    tr.xy = tr.xy.copy()
+    moving = tr.t >= t0
+    tr.xy[moving] = start + frac[moving, None] * disp[None, :]
+
+
+def add_disturbed(sim: ShotSim, table: Table, rng) -> bool:
+    """A ball that nothing touches in this shot slides a little, with no contact to explain it."""
+    touched = set()
+    for e in sim.events:
+        touched.update([e.get("ball")] if e.get("ball") else [])
+        touched.update(e.get("balls") or [])
+    idle = [b for b in sim.tracks if b not in touched and b != "cue"]
+    rng.shuffle(idle)
+    for b in idle:
+        tr = sim.tracks[b]
+        t0 = float(rng.uniform(0.2, max(0.3, sim.duration * 0.6)))
+        ang = float(rng.uniform(0, 2 * math.pi))
+        disp = np.array([math.cos(ang), math.sin(ang)]) * float(rng.uniform(20, 60))
+        end = np.asarray(sim.after[b]) + disp
+        if not table.on_bed(tuple(end)):
+            continue
+        # The new resting place must stay clear of every other ball's path after t0.
+        ok = all(_clear_of_track(o, end, table.ball_diameter_mm + 1, after=t0) and
+                 _clear_of_track(o, tuple((np.asarray(sim.after[b]) + end) / 2), table.ball_diameter_mm + 1, after=t0)
+                 for k, o in sim.tracks.items() if k != b)
+        if not ok:
+            continue
+        _slide(tr, t0, disp, 0.25)
+        sim.after[b] = tuple(map(float, tr.xy[-1]))
+        sim.events.append({"t": round(t0, 4), "type": "disturbed", "ball": b})
+        sim.events.sort(key=lambda e: e["t"])
+        return True
+    return False
+
+
+def add_off_table(sim: ShotSim, table: Table, rng) -> bool:
+    """A ball that hits a cushion fast, and that nothing touches afterwards, jumps the rail."""
+    cands = []
+    for idx, e in enumerate(sim.events):
+        if e["type"] != "cushion" or e["ball"] == "cue":
+            continue
+        b, t = e["ball"], e["t"]
+        later = [x for x in sim.events[idx + 1:] if x["type"] in ("collision", "pocket") and
+                 (x.get("ball") == b or b in (x.get("balls") or []))]
+        if later:
+            continue
+        tr = sim.tracks[b]
+        i = max(int(np.searchsorted(tr.t, t)) - 3, 0)
+        v = _speed(tr, i)
+        if np.linalg.norm(v) > 1200.0:
+            cands.append((b, t, i, v))
+    if not cands:
+        return False
+    b, t, i, v = cands[int(rng.integers(len(cands)))]
+    tr = sim.tracks[b]
+    # Only keep the first touch of each ball on this rail up to t, then fly.
+    start = tr.xy[i].copy()
+    t_start = float(tr.t[i])
+    after = tr.t > t_start
+    dt = tr.t[after] - t_start
+    tr.xy = tr.xy.copy()
+    tr.xy[after] = start + dt[:, None] * v[None, :]
+    vz = 1400.0  # mm/s upward: enough to clear the rail cap
+    tr.h = tr.h.copy()
+    tr.h[after] = table.R + vz * dt - 0.5 * G * dt * dt
+    outside = ((tr.xy[:, 0] < -RAIL_OUTER_MM) | (tr.xy[:, 0] > table.length_mm + RAIL_OUTER_MM) |
+               (tr.xy[:, 1] < -RAIL_OUTER_MM) | (tr.xy[:, 1] > table.width_mm + RAIL_OUTER_MM))
+    gone = np.argmax(outside & after)
+    if not outside[gone]:
+        return False
+    t_gone = float(tr.t[gone])
+    tr.on_table = tr.on_table.copy()
+    tr.on_table[gone:] = False
+    tr.gone_at, tr.gone_how = t_gone, "off_table"
+    sim.events = [e for e in sim.events if not (e["t"] >= t - 1e-9 and
+                                                  (e.get("ball") == b or b in (e.get("balls") or []))
+                                                  and e["type"] != "stop")]
+    sim.events.append({"t": round(t_gone, 4), "type": "off_table", "ball": b})
+    sim.events.sort(key=lambda e: e["t"])
+    sim.after.pop(b, None)
+    return True

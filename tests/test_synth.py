@@ -1,0 +1,202 @@
+"""Ground truth (synth/): the physics, the staged scenarios, the renderer and the committed sample
+agree with each other and with the camera model; a seed reproduces its clip."""
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pooltool", reason="the synth extra is not installed (scripts/install-synth.sh)")
+
+from adjudicate.engine import new_game, step  # noqa: E402
+from cueref.camera import Camera, overhead  # noqa: E402
+from cueref.records import parse_entry, parse_header  # noqa: E402
+from cueref.table import Table  # noqa: E402
+from synth.clip import make_clip, play, play_staged  # noqa: E402
+from synth.physics import Strike, aim_direction, simulate  # noqa: E402
+from synth.render import BallDraw, Look, Renderer  # noqa: E402
+from synth.staged import stages  # noqa: E402
+
+T = Table()
+D = T.ball_diameter_mm
+SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "sample"
+
+
+def test_physics_events_agree_with_the_trajectories():
+    pos = {"cue": (800.0, 500.0), "3": (1500.0, 620.0), "9": (2200.0, 1000.0)}
+    sim = simulate(T, pos, Strike(3.0, aim_direction(pos["cue"], pos["3"]) + 2.0))
+    kinds = {e["type"] for e in sim.events}
+    assert {"strike", "collision", "cushion", "stop"} <= kinds
+    for e in sim.events:
+        if e["type"] == "collision":
+            a, b = (sim.tracks[x].at(e["t"]) for x in e["balls"])
+            assert math.dist(a, b) == pytest.approx(D, abs=1.5)  # the balls touch at the event time
+        elif e["type"] == "cushion":
+            x, y = sim.tracks[e["ball"]].at(e["t"])
+            gap = {"head": x, "foot": T.length_mm - x, "left": y, "right": T.width_mm - y}[e["rail"]]
+            assert gap == pytest.approx(T.R, abs=6.0)  # the centre a radius from that rail
+    assert sim.events[-1]["type"] == "stop" and sim.events[-1]["t"] == pytest.approx(sim.duration, abs=1e-3)
+    for b, tr in sim.tracks.items():
+        if b in sim.after:
+            assert tuple(tr.xy[-1]) == pytest.approx(sim.after[b])
+            assert np.linalg.norm(tr.xy[-1] - tr.xy[-5]) < 0.5  # at rest at the end
+    assert sim.before == pos
+
+
+def test_a_pocketed_ball_leaves_the_table():
+    pos = {"cue": (1500.0, 400.0), "3": (2300.0, 1030.0)}
+    aim = aim_direction(pos["cue"], (2300.0 - D * 0.7, 1030.0 - D * 0.7))
+    sim = simulate(T, pos, Strike(2.5, aim))
+    pk = [e for e in sim.events if e["type"] == "pocket"]
+    assert pk and pk[0]["ball"] == "3" and pk[0]["pocket"] == "foot-right"
+    assert "3" not in sim.after
+    tr = sim.tracks["3"]
+    assert not tr.on_table[tr.t > pk[0]["t"] + 0.01].any()
+
+
+@pytest.mark.parametrize("stage", stages(T), ids=lambda s: s.name)
+def test_every_staged_scenario_produces_what_it_stages(stage):
+    tl = play_staged(stage, seed=1)
+    rulings, entries = tl.rulings, tl.entries
+    events = [e for r in entries if r["kind"] in ("shot", "lag") for e in r["events"]]
+    kind, _, what = stage.expect.partition(":")
+    last = rulings[-1]
+    if kind == "event":
+        assert any(e["type"] == what for e in events)
+    elif kind == "foul":
+        assert what in [f["code"] for f in last["fouls"]]
+    elif kind == "legal":
+        assert last["legal"] is True
+    elif kind == "push_out":
+        assert last["push_out"] is True and last["legal"] is True
+    elif kind == "lag":
+        lag = rulings[0]
+        if what == "winner":
+            assert lag["winner"] in ("left", "right")
+        elif what in ("late_strike", "too_close", "both_disqualified"):
+            assert what in lag["relag_reasons"]
+        else:
+            assert any(what in v for v in lag["disqualified"].values())
+    assert all("warnings" not in r for r in rulings)
+
+
+def test_staged_jumps_fly_over_the_blocker():
+    st = {s.name: s for s in stages(T)}
+    clean = play_staged(st["jump-clean"], seed=1)
+    seg = clean.segments[0]
+    air = next(e for e in seg.sim.events if e["type"] == "airborne")
+    cue = seg.sim.tracks["cue"]
+    mid = (air["t"] + air["until"]) / 2
+    assert np.interp(mid, cue.t, cue.h) > 2 * T.R  # the cue ball's centre above a ball's top... nearly
+    assert not any(e["type"] == "collision" and "5" in e["balls"] for e in seg.sim.events)
+    clipped = play_staged(st["jump-clipped"], seed=1).segments[0]
+    touch = next(e for e in clipped.sim.events if e["type"] == "collision" and "5" in e["balls"])
+    assert air["t"] <= touch["t"] <= air["until"]
+
+
+@pytest.mark.parametrize("game", ["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"])
+def test_every_game_plays_from_its_rack_and_the_log_replays_to_the_same_rulings(game):
+    tl = play(game, 5, seed=11)
+    hdr = parse_header(tl.header)
+    st = new_game(hdr)
+    again = []
+    for e in tl.entries:
+        r, st = step(st, parse_entry(json.loads(json.dumps(e)), hdr))
+        if r is not None:
+            again.append(r.to_dict())
+    assert again == tl.rulings
+    assert all("warnings" not in r for r in again)  # each shot starts where the referee says
+    brk = next(e for e in tl.entries if e["kind"] == "shot")
+    assert len([b for b in brk["before"] if b != "cue"]) == {"nine-ball": 9, "ten-ball": 10}.get(game, 15)
+
+
+def test_a_seed_reproduces_the_game_and_another_seed_does_not():
+    a = play("nine-ball", 4, seed=5)
+    b = play("nine-ball", 4, seed=5)
+    c = play("nine-ball", 4, seed=6)
+    assert json.dumps(a.entries) == json.dumps(b.entries)
+    assert json.dumps(a.entries) != json.dumps(c.entries)
+
+
+def test_rendered_centres_land_where_the_camera_projects_them():
+    cam = overhead(T, 1280, 720, tilt_deg=(3.0, -2.0), roll_deg=1.5, k1=-0.06, k2=0.01)
+    look = Look.random(np.random.default_rng(0))
+    look.noise = 0.0
+    look.light_dir = (0.0, 0.0, 1.0)  # light straight down: shading and shadow centred on the ball
+    rend = Renderer(T, cam, look, seed=0)
+    rend._noise = [(np.zeros_like(rend.background), np.zeros_like(rend.background))]
+    rend.shadows = False  # a shadow lies on the cloth, displaced by parallax: measure the ball alone
+    empty, _ = rend.render([])
+    for xy in [(300.0, 200.0), (1270.0, 635.0), (2300.0, 1100.0)]:
+        img, _ = rend.render([BallDraw("3", xy, T.R, np.eye(3))])
+        diff = np.abs(img.astype(int) - empty.astype(int)).sum(axis=2)
+        c, r = rend.ball_pixel(xy, T.R)
+        ys, xs = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+        near = (xs - c[0]) ** 2 + (ys - c[1]) ** 2 <= (r * 0.9) ** 2
+        assert diff[near].mean() > 40  # the ball is drawn there
+        drawn = (diff > 25) & ((xs - c[0]) ** 2 + (ys - c[1]) ** 2 <= (r * 1.3) ** 2)  # the ball, not its shadow
+        cx, cy = xs[drawn].mean(), ys[drawn].mean()
+        assert math.hypot(cx - c[0], cy - c[1]) < 0.5  # its centre where the camera projects it
+
+
+def test_the_committed_sample_is_self_consistent():
+    truth = json.loads((SAMPLE / "truth.json").read_text())
+    cam = Camera.from_dict(truth["camera"])
+    frames = [json.loads(x) for x in (SAMPLE / "frames.jsonl").read_text().splitlines()]
+    assert len(frames) == truth["frames"]
+    # Pixel centres are the camera's projection of the table positions.
+    for fr in frames[:: max(1, len(frames) // 50)]:
+        for u, v, x, y, h, vis in fr["balls"].values():
+            assert tuple(cam.project(np.array([[x, y, h]]))[0]) == pytest.approx((u, v), abs=0.02)
+            assert 0.0 <= vis <= 1.0
+    # The shot records agree with the trajectories: before = the frame at the strike, and a
+    # pocketed ball is gone from every frame after its pocket time.
+    log = [json.loads(x) for x in (SAMPLE / "game.jsonl").read_text().splitlines()]
+    fps = truth["fps"]
+    kinds = [s["kind"] for s in truth["shots"] if s["kind"] != "lag"]
+    for rec, kind in zip((e for e in log[1:] if e["kind"] == "shot"), kinds):
+        f0 = rec["evidence"]["frames"][0]
+        assert frames[f0]["t"] <= rec["t0"] < frames[f0]["t"] + 1.0 / fps  # the last frame before the strike
+        at = frames[f0]["balls"]
+        for b, p in rec["before"].items():
+            if kind != "moving":  # a shot struck while balls still roll starts from moving balls
+                assert math.dist(p, at[b][2:4]) < 0.5
+        for e in rec["events"]:
+            if e["type"] == "pocket":
+                k = int(math.ceil((rec["t0"] + e["t"]) * fps)) + 1
+                end = rec["evidence"]["frames"][1]
+                assert all(e["ball"] not in frames[j]["balls"] for j in range(k, min(end, len(frames))))
+        end = min(rec["evidence"]["frames"][1], len(frames) - 1)
+        for b, p in rec["after"].items():
+            assert math.dist(p, frames[end]["balls"][b][2:4]) < 1.0
+    # The expected rulings are the adjudicator's rulings of the log.
+    hdr = parse_header(log[0])
+    st = new_game(hdr)
+    rulings = [json.loads(x) for x in (SAMPLE / "rulings.jsonl").read_text().splitlines()]
+    got = []
+    for e in log[1:]:
+        r, st = step(st, parse_entry(e, hdr))
+        if r is not None:
+            got.append(r.to_dict())
+    assert got == rulings
+
+
+def test_make_clip_writes_a_decodable_video_and_yolo_labels(tmp_path):
+    import cv2
+
+    truth = make_clip("ten-ball", 1, seed=3, out=tmp_path, resolution="720p", fps=30, yolo_every=20)
+    cap = cv2.VideoCapture(str(tmp_path / "clip.mp4"))
+    n = 0
+    while True:
+        ok, img = cap.read()
+        if not ok:
+            break
+        n += 1
+        assert img.shape == (720, 1280, 3)
+    assert abs(n - truth["frames"]) <= 1
+    labels = sorted((tmp_path / "yolo" / "labels").glob("*.txt"))
+    assert labels and (tmp_path / "yolo" / "data.yaml").exists()
+    rows = [ln.split() for p in labels for ln in p.read_text().splitlines()]
+    assert rows and all(0 <= int(r[0]) <= 15 and all(0 < float(v) < 1 for v in r[1:]) for r in rows)
+    assert any((tmp_path / "yolo" / "crops").iterdir())
