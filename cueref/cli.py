@@ -72,6 +72,21 @@ def _synth(args) -> int:
     return 0
 
 
+def _bench(args) -> int:
+    if args.target == "synth":
+        try:
+            from synth import bench
+        except ImportError as e:
+            print(f"cueref bench: needs the synth extra ({e.name} is missing): run scripts/install-synth.sh",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
+        result = bench.run(frames=args.frames, repeats=args.repeats)
+        print(bench.table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cueref", description="A computer-vision referee for pool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -106,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="export every Nth frame as a YOLO image + labels, and ball crops")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_synth)
+
+    b = sub.add_parser("bench", help="measure speed: prints a table, optionally writes JSON",
+                       description="Benchmarks (not tests): each prints a table of medians measured in one run.")
+    b.add_argument("target", choices=["synth"], help="synth: physics per shot; render and encode fps at 720p/1080p/4K")
+    b.add_argument("--frames", type=int, default=120)
+    b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--json", type=Path, help="also write the result here")
+    b.set_defaults(func=_bench)
     return p
 
 
