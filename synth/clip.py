@@ -238,8 +238,12 @@ def _lag_segment(rng, table: Table, t: float, variant: str | None = None) -> tup
             target = (table.length_mm, 0.0)  # straight into the foot-left corner pocket
             angle = math.degrees(math.atan2(target[1] - start[1], target[0] - start[0]))
             speed = 1.8
+        if variant == "off" and ball == "left":
+            speed = 2.7
         s = Strike(speed, angle)
         sims[ball] = simulate(table, {"cue": start}, s)
+        if variant == "off" and ball == "left" and not extras.add_off_table_any(sims[ball], table, rng):
+            raise RuntimeError("the off-table lag did not leave the table")
         strikes.append((ball, s))
         offsets[ball] = 0.0
     if variant == "late":

@@ -128,10 +128,19 @@ def add_disturbed(sim: ShotSim, table: Table, rng) -> bool:
 
 
 def add_off_table(sim: ShotSim, table: Table, rng) -> bool:
-    """A ball that hits a cushion fast, and that nothing touches afterwards, jumps the rail."""
+    """An object ball that hits a cushion fast, and that nothing touches afterwards, jumps the rail."""
+    return _off_table(sim, table, rng, objects_only=True)
+
+
+def add_off_table_any(sim: ShotSim, table: Table, rng) -> bool:
+    """The same for any ball, the cue ball included (a lag ball is simulated as pooltool's cue ball)."""
+    return _off_table(sim, table, rng, objects_only=False)
+
+
+def _off_table(sim: ShotSim, table: Table, rng, objects_only: bool) -> bool:
     cands = []
     for idx, e in enumerate(sim.events):
-        if e["type"] != "cushion" or e["ball"] == "cue":
+        if e["type"] != "cushion" or (objects_only and e["ball"] == "cue"):
             continue
         b, t = e["ball"], e["t"]
         later = [x for x in sim.events[idx + 1:] if x["type"] in ("collision", "pocket") and

@@ -15,7 +15,7 @@ from synth.physics import Strike, aim_direction
 from synth.scenario import Plan, plan_break
 
 GAMES = ("eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61")
-LAG_VARIANTS = ("clean", "late", "cross", "side", "strong", "close", "pocketed", "foul", "both")
+LAG_VARIANTS = ("clean", "late", "cross", "side", "strong", "close", "pocketed", "off", "foul", "both")
 
 
 @dataclass
@@ -97,7 +97,7 @@ def stages(table: Table) -> list[Stage]:
                      shots=[_shot("push_out", pos, "3", 0.8, aim=100.0, declared={"push_out": True})]))
     for v in LAG_VARIANTS:
         code = {"clean": "winner", "late": "late_strike", "cross": "crossed_long_string", "side": "side_rail",
-                "strong": "foot_rail_twice", "close": "too_close", "pocketed": "pocketed", "foul": "foul",
+                "strong": "foot_rail_twice", "close": "too_close", "pocketed": "pocketed", "off": "off_table", "foul": "foul",
                 "both": "both_disqualified"}[v]
         out.append(Stage(f"lag-{v}", "nine-ball", f"lag:{code}", lag=v))
     return out

@@ -182,10 +182,14 @@ def test_the_committed_sample_is_self_consistent():
     assert got == rulings
 
 
-def test_make_clip_writes_a_decodable_video_and_yolo_labels(tmp_path):
+def test_make_clip_writes_a_decodable_video_and_yolo_labels_and_a_seed_reproduces_it(tmp_path):
     import cv2
 
     truth = make_clip("ten-ball", 1, seed=3, out=tmp_path, resolution="720p", fps=30, yolo_every=20)
+    again = make_clip("ten-ball", 1, seed=3, out=tmp_path / "again", resolution="720p", fps=30)
+    assert again == truth
+    assert (tmp_path / "frames.jsonl").read_text() == (tmp_path / "again" / "frames.jsonl").read_text()
+    assert (tmp_path / "game.jsonl").read_text() == (tmp_path / "again" / "game.jsonl").read_text()
     cap = cv2.VideoCapture(str(tmp_path / "clip.mp4"))
     n = 0
     while True:
