@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicate.engine import new_game, step
+from adjudicate.games.base import apply_effect
 from cueref.cli import main
 from cueref.records import OBJECT_BALLS, POCKETS, RAILS, parse_entry, parse_header
 from cueref.table import Table, rack_positions
@@ -104,11 +105,16 @@ def game_logs(draw, max_shots=14):
     entries, rulings = [], []
     t0 = 0.0
     for _ in range(draw(st.integers(1, max_shots))):
-        if state.pending is not None and draw(st.booleans()):
-            d = {"kind": "decision", "choice": draw(st.sampled_from(list(state.pending.options)))}
-            _, state = step(state, parse_entry(d, hdr))
-            entries.append(d)
-        s = draw(shot_for(state, t0))
+        view = state  # the position the next shot starts from
+        if state.pending is not None:
+            if draw(st.booleans()):
+                d = {"kind": "decision", "choice": draw(st.sampled_from(list(state.pending.options)))}
+                _, state = step(state, parse_entry(d, hdr))
+                entries.append(d)
+                view = state
+            else:  # no decision logged: the default will be carried out
+                view = apply_effect(state, state.pending.effects[state.pending.default])
+        s = draw(shot_for(view, t0))
         t0 = s["t0"] + s["events"][-1]["t"] + 2.0
         ruling, new = step(state, parse_entry(s, hdr))
         entries.append(s)
