@@ -72,6 +72,36 @@ def _synth(args) -> int:
     return 0
 
 
+def _calibrate(args) -> int:
+    import cv2
+
+    from cueref.table import table_for
+    from vision.calibrate import CalibrationError, auto
+
+    frame = None
+    if args.media.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
+        frame = cv2.imread(str(args.media))
+    else:
+        cap = cv2.VideoCapture(str(args.media))
+        if cap.isOpened() and args.at:
+            cap.set(cv2.CAP_PROP_POS_MSEC, args.at * 1000.0)
+        ok, frame = cap.read() if cap.isOpened() else (False, None)
+        cap.release()
+    if frame is None:
+        print(f"cueref calibrate: cannot read an image from {args.media} (missing, or not an image or video)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        cal = auto(frame, table_for(args.table), head=args.head)
+    except CalibrationError as e:
+        print(f"cueref calibrate: {args.media}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.out:
+        cal.save(args.out)
+    print(json.dumps(cal.to_dict()))
+    return 0
+
+
 def _bench(args) -> int:
     if args.target == "synth":
         try:
@@ -121,6 +151,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="export every Nth frame as a YOLO image + labels, and ball crops")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_synth)
+
+    c = sub.add_parser("calibrate", help="find the table in an image or a video's first frame",
+                       description="Calibrate the camera from the picture: the cushion nose lines, the lens's "
+                                   "radial distortion, the camera pose; prints the calibration as JSON and "
+                                   "saves it with --out (for --calibration elsewhere).")
+    c.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
+    c.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
+    c.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
+                   help="the image side the head cushion is on (auto: away from the rack, else left/top)")
+    c.add_argument("--at", type=float, default=0.0, metavar="SECONDS",
+                   help="for a video: calibrate on the frame at this time (a frame with the rack tells the head)")
+    c.add_argument("--out", type=Path, help="save the calibration here")
+    c.set_defaults(func=_calibrate)
 
     b = sub.add_parser("bench", help="measure speed: prints a table, optionally writes JSON",
                        description="Benchmarks (not tests): each prints a table of medians measured in one run.")

@@ -156,19 +156,22 @@ class Renderer:
         canvas[:] = np.clip(canvas + cv2.resize(fl, (cw, ch))[..., None], 0, 255).astype(np.uint8)
         # Rails (wood), then the cushions, then the bed.
         cv2.rectangle(canvas, P(-RAIL_MM, -RAIL_MM), P(L + RAIL_MM, W + RAIL_MM), look.rail, -1)
-        cush = tuple(int(c * 0.8) for c in look.cloth)
-        cv2.rectangle(canvas, P(-CUSHION_MM, -CUSHION_MM), P(L + CUSHION_MM, W + CUSHION_MM), cush, -1)
-        # Cloth with a lighting gradient toward the lamp's side.
+        # Cloth — the bed and the cushions, which slope away from the lamp and look darker — with
+        # the lamp's lighting gradient over both.
         gx = np.linspace(-1, 1, cw)[None, :] * self.look.light_dir[0]
         gy = np.linspace(-1, 1, ch)[:, None] * self.look.light_dir[1]
         shade = 1.0 - look.gradient * (gx + gy + 1) / 2
+        cx0, cy0 = P(-CUSHION_MM, -CUSHION_MM)
+        cx1, cy1 = P(L + CUSHION_MM, W + CUSHION_MM)
         x0, y0 = P(0, 0)
         x1, y1 = P(L, W)
-        bed = np.empty((y1 - y0, x1 - x0, 3), np.float32)
-        bed[:] = look.cloth
-        bed *= shade[y0:y1, x0:x1, None]
-        bed += self.rng.normal(0, 2.0, bed.shape[:2])[..., None]  # cloth texture
-        canvas[y0:y1, x0:x1] = np.clip(bed, 0, 255).astype(np.uint8)
+        cloth = np.empty((cy1 - cy0, cx1 - cx0, 3), np.float32)
+        cloth[:] = look.cloth
+        cloth *= 0.8  # the cushions
+        cloth[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0] /= 0.8  # the bed
+        cloth *= shade[cy0:cy1, cx0:cx1, None]
+        cloth += self.rng.normal(0, 2.0, cloth.shape[:2])[..., None]  # cloth texture
+        canvas[cy0:cy1, cx0:cx1] = np.clip(cloth, 0, 255).astype(np.uint8)
         # Pockets: dark discs at the corners and side rails.
         for name in ("head-left", "head-right", "side-left", "side-right", "foot-left", "foot-right"):
             px, py = t.pocket_centre(name)
@@ -194,8 +197,9 @@ class Renderer:
         # Warp into the image: for every pixel, the point of the cloth plane it sees.
         u, v = np.meshgrid(np.arange(cam.width, dtype=np.float64), np.arange(cam.height, dtype=np.float64))
         tab = cam.to_table(np.stack([u.ravel(), v.ravel()], axis=1), height=0.0)
-        mapx = ((tab[:, 0] + margin) * s2).reshape(cam.height, cam.width).astype(np.float32)
-        mapy = ((tab[:, 1] + margin) * s2).reshape(cam.height, cam.width).astype(np.float32)
+        # Canvas pixel i covers [i, i+1) / s2 mm: its centre, where remap samples it, is at i + 0.5.
+        mapx = ((tab[:, 0] + margin) * s2 - 0.5).reshape(cam.height, cam.width).astype(np.float32)
+        mapy = ((tab[:, 1] + margin) * s2 - 0.5).reshape(cam.height, cam.width).astype(np.float32)
         img = cv2.remap(canvas, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         # Vignetting.
         yy, xx = np.mgrid[0:cam.height, 0:cam.width]

@@ -1,0 +1,111 @@
+"""Table calibration (vision/calibrate.py) against cameras whose truth is known."""
+import json
+
+import numpy as np
+import pytest
+
+from adjudicate.racks import rack
+from cueref.camera import overhead
+from cueref.table import Table
+from vision.calibrate import CORNERS, Calibration, CalibrationError, auto, from_corners
+
+T = Table()
+GRID = np.stack([g.ravel() for g in np.meshgrid(np.linspace(50, T.L - 50, 12), np.linspace(50, T.W - 50, 6))], 1)
+
+
+def errors_mm(cal, cam, height):
+    px = cam.project(np.hstack([GRID, np.full((len(GRID), 1), height)]))
+    return np.hypot(*(cal.to_table(px, height=height) - GRID).T)
+
+
+def nose_corners(cam):
+    return {c: tuple(cam.project(np.array([[x, y, 0.0]]))[0])
+            for c, (x, y) in zip(CORNERS, [(0, 0), (T.L, 0), (T.L, T.W), (0, T.W)])}
+
+
+def test_from_corners_recovers_the_homography_exactly():
+    cam = overhead(T, 1920, 1080, tilt_deg=(3.0, -2.0), roll_deg=1.0)
+    cal = from_corners(nose_corners(cam), T, (1920, 1080))
+    assert np.max(errors_mm(cal, cam, 0.0)) < 0.25  # the cloth plane, through the fitted camera
+    # Tilted 3.6°: the focal length is observable, so a ball's centre (28.6 mm up) is right too.
+    assert cal.camera.fx == pytest.approx(cam.fx, rel=0.05)
+    assert np.max(errors_mm(cal, cam, T.R)) < 0.5
+
+
+def test_from_corners_with_a_straight_down_camera_uses_the_height_prior():
+    cam = overhead(T, 1920, 1080, height_mm=3000.0)
+    cal = from_corners(nose_corners(cam), T, (1920, 1080), camera_height_mm=3000.0)
+    assert np.max(errors_mm(cal, cam, 0.0)) < 0.25
+    assert np.max(errors_mm(cal, cam, T.R)) < 0.3
+
+
+def rendered(seed, size=(1920, 1080)):
+    pytest.importorskip("cv2")
+    from synth.clip import random_camera
+    from synth.render import BallDraw, Look, Renderer
+
+    rng = np.random.default_rng(seed)
+    cam = random_camera(rng, T, *size)
+    rend = Renderer(T, cam, Look.random(rng), seed=seed)
+    balls = [BallDraw(b, p, T.R, np.eye(3)) for b, p in rack("nine-ball", T).items()]
+    balls.append(BallDraw("cue", (400.0, 600.0), T.R, np.eye(3)))
+    return rend.render(balls)[0], cam
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7, 11])
+def test_auto_finds_the_table_in_a_rendered_frame(seed):
+    img, cam = rendered(seed)
+    cal = auto(img, T)
+    truth = nose_corners(cam)
+    for c in CORNERS:  # the nose corners, head and sides named right, to a fraction of a pixel
+        assert np.hypot(*np.subtract(cal.corners_px[c], truth[c])) < 0.6, c
+    assert np.median(errors_mm(cal, cam, 0.0)) < 1.0  # the cloth plane
+    assert np.median(errors_mm(cal, cam, T.R)) < 2.0  # ball centres, parallax corrected
+    assert cal.residual_px < 0.5
+
+
+def test_auto_head_override_and_failure_on_a_picture_without_a_table(tmp_path):
+    img, cam = rendered(3)
+    flipped = auto(img, T, head="right" if cam.project(np.array([[0, 635, 0]]))[0][0] < 960 else "left")
+    assert np.hypot(*np.subtract(flipped.corners_px["head-left"], nose_corners(cam)["foot-right"])) < 1.0
+    with pytest.raises(CalibrationError):
+        auto(np.full((720, 1280, 3), 40, np.uint8), T)
+
+
+def test_save_load_and_a_manual_corner_file(tmp_path):
+    cam = overhead(T, 1280, 720, tilt_deg=(2.0, 2.0))
+    cal = from_corners(nose_corners(cam), T, (1280, 720))
+    cal.save(tmp_path / "c.json")
+    back = Calibration.load(tmp_path / "c.json")
+    assert np.allclose(back.to_table([[640.0, 360.0]]), cal.to_table([[640.0, 360.0]]))
+    manual = {"table": {"length_mm": 2540, "width_mm": 1270}, "image_size": [1280, 720],
+              "corners_px": {k: list(v) for k, v in nose_corners(cam).items()}}
+    (tmp_path / "m.json").write_text(json.dumps(manual))
+    m = Calibration.load(tmp_path / "m.json")
+    assert np.max(errors_mm(m, cam, 0.0)) < 0.25
+    del manual["corners_px"]["foot-left"]
+    (tmp_path / "bad.json").write_text(json.dumps(manual))
+    with pytest.raises(CalibrationError, match="foot-left"):
+        Calibration.load(tmp_path / "bad.json")
+
+
+def test_cli_calibrates_the_sample_clip_like_its_truth(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cueref.camera import Camera
+
+    root = Path(__file__).resolve().parents[1]
+    shots = json.loads((root / "datasets/sample/truth.json").read_text())["shots"]
+    brk = next(s for s in shots if s["kind"] == "break")  # the rack is on the table: it shows the foot
+    res = subprocess.run([sys.executable, "-m", "cueref", "calibrate", "datasets/sample/clip.mp4", "--at",
+                          str(brk["t0"] - 0.5), "--out", str(tmp_path / "c.json")],
+                         capture_output=True, text=True, cwd=root, timeout=120)
+    assert res.returncode == 0, res.stderr
+    cal = Calibration.load(tmp_path / "c.json")
+    truth = Camera.from_dict(json.loads((root / "datasets/sample/truth.json").read_text())["camera"])
+    assert np.median(errors_mm(cal, truth, T.R)) < 2.5
+    bad = subprocess.run([sys.executable, "-m", "cueref", "calibrate", "README.md"], capture_output=True, text=True,
+                         cwd=root, timeout=60)
+    assert bad.returncode == 2 and "cannot read an image" in bad.stderr
