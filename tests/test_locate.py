@@ -40,5 +40,5 @@ def test_locator_finds_resting_balls_and_their_centres():
                 if d[j] < 0.6 * r:
                     found += 1
                     errs.append(float(np.hypot(*(cal.to_table(px[j:j + 1])[0] - b.xy))))
-    assert found / total >= 0.85  # measured 0.87 here (2 cameras x 5 moments); the docstring has the larger run
+    assert found / total >= 0.85  # the docstring has the measured figures of a larger run
     assert np.median(errs) <= 2.0
