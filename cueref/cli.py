@@ -102,7 +102,88 @@ def _calibrate(args) -> int:
     return 0
 
 
+def _read_frames(path: Path, every: int = 1):
+    """(index, media time, BGR frame) of an image or a video; raises ValueError naming the file."""
+    import cv2
+
+    if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
+        img = cv2.imread(str(path))
+        if img is None:
+            raise ValueError(f"cannot read an image from {path}")
+        yield 0, 0.0, img
+        return
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise ValueError(f"cannot open {path} as a video or image")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    k = 0
+    try:
+        while True:
+            ok, img = cap.read()
+            if not ok:
+                break
+            if k % every == 0:
+                yield k, k / fps, img
+            k += 1
+    finally:
+        cap.release()
+    if k == 0:
+        raise ValueError(f"{path}: no frame could be decoded (corrupt or empty video)")
+
+
+def _detect(args) -> int:
+    from cueref.table import table_for
+    from vision.calibrate import Calibration, CalibrationError, auto
+    from vision.detect import BallDetector
+    from vision.identify import ModelMissing
+
+    table = table_for(args.table)
+    det = None
+    try:
+        for k, t, img in _read_frames(args.media, args.every):
+            if det is None:
+                cal = Calibration.load(args.calibration) if args.calibration else auto(img, table, head=args.head)
+                if args.save_calibration:
+                    cal.save(args.save_calibration)
+                det = BallDetector(cal)
+            for obs in det.observe(img, k, t):
+                sys.stdout.write(json.dumps(obs.to_dict()) + "\n")
+            sys.stdout.flush()
+    except (ValueError, CalibrationError, ModelMissing) as e:
+        print(f"cueref detect: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _train(args) -> int:
+    try:
+        from vision import crops, train
+    except ImportError as e:
+        print(f"cueref train: needs the synth and train extras ({e.name} is missing)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from cueref.progress import Progress
+
+    data = args.data
+    if data is None:
+        data = args.workdir / "crops"
+        if data.exists():
+            import shutil
+            shutil.rmtree(data)
+        counts = crops.build(data, range(args.seed, args.seed + args.clips), frames_per_seed=args.frames,
+                             progress=Progress())
+        print(json.dumps({"crops": counts}), file=sys.stderr)
+    try:
+        meta = train.train(data, args.out, epochs=args.epochs, seed=args.seed, workdir=args.workdir,
+                           base=args.base)
+    except ImportError as e:
+        print(f"cueref train: needs torch and ultralytics (the train extra: {e.name} is missing)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(meta))
+    return 0
+
+
 def _bench(args) -> int:
+    result = None
     if args.target == "synth":
         try:
             from synth import bench
@@ -112,6 +193,11 @@ def _bench(args) -> int:
             return EXIT_BAD_INPUT
         result = bench.run(frames=args.frames, repeats=args.repeats)
         print(bench.table(result))
+    elif args.target == "vision":
+        from vision import bench as vbench
+
+        result = vbench.run(clips=args.clips)
+        print(vbench.table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
@@ -165,9 +251,39 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", type=Path, help="save the calibration here")
     c.set_defaults(func=_calibrate)
 
+    d = sub.add_parser("detect", help="ball observations (JSON Lines) from an image or a video",
+                       description="Find the table, then every ball on the bed: one JSON line per ball per frame "
+                                   "with the frame, the ball (or 'unknown'), class probabilities, the centre in "
+                                   "pixels and in table mm, and its uncertainty.")
+    d.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
+    d.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
+    d.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
+    d.add_argument("--save-calibration", type=Path, help="save the calibration found")
+    d.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
+    d.add_argument("--every", type=int, default=1, metavar="N", help="every Nth frame of a video")
+    d.set_defaults(func=_detect)
+
+    tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
+                        description="Render labelled ball crops from synthetic clips (or use --data, a folder "
+                                    "of train/ and val/ class folders, e.g. crops of your own table), train an "
+                                    "ultralytics classifier on the CPU, export ONNX with its card data to models/.")
+    tr.add_argument("--data", type=Path, help="an existing classification dataset instead of rendering one")
+    tr.add_argument("--clips", type=int, default=80, help="synthetic clips to cut crops from")
+    tr.add_argument("--frames", type=int, default=10, help="frames per clip")
+    tr.add_argument("--epochs", type=int, default=12)
+    tr.add_argument("--seed", type=int, default=2000, help="first clip seed (held-out evaluation uses others)")
+    tr.add_argument("--base", default="yolov8n-cls.yaml",
+                    help="architecture .yaml (from scratch) or a .pt to fine-tune, e.g. models/ball-classifier.pt")
+    tr.add_argument("--out", type=Path, default=Path("models"))
+    tr.add_argument("--workdir", type=Path, default=Path("out/train"))
+    tr.set_defaults(func=_train)
+
     b = sub.add_parser("bench", help="measure speed: prints a table, optionally writes JSON",
                        description="Benchmarks (not tests): each prints a table of medians measured in one run.")
-    b.add_argument("target", choices=["synth"], help="synth: physics per shot; render and encode fps at 720p/1080p/4K")
+    b.add_argument("target", choices=["synth", "vision"],
+                   help="synth: physics per shot, render/encode fps; vision: detection, identification, "
+                        "centre error, calibration and fps on held-out synthetic frames")
+    b.add_argument("--clips", type=int, default=6, help="vision: held-out clips")
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--json", type=Path, help="also write the result here")

@@ -1,0 +1,102 @@
+"""Benchmark of vision on held-out synthetic frames (seeds never used in training): detection
+precision and recall, identification accuracy and confusion, centre error, calibration error and
+frames per second, at 720p and 1080p, measured in one run."""
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+
+import numpy as np
+
+HELD_OUT = 9000  # training uses seeds from 2000 (cueref train --seed); these are never used there
+
+
+def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT) -> dict:
+    from cueref.table import Table
+    from synth.clip import RESOLUTIONS, _Orient, _scene_at, play, random_camera
+    from synth.render import Look, Renderer
+    from vision.calibrate import CalibrationError, auto
+    from vision.detect import BallDetector
+
+    T = Table()
+    rows = []
+    for res in resolutions:
+        w, h = RESOLUTIONS[res]
+        tp = fn = fp = 0
+        right = 0
+        confusion: Counter = Counter()
+        errs, cal_err, times = [], [], []
+        for k in range(clips):
+            s = seed + k
+            rng = np.random.default_rng(s)
+            game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
+            tl = play(game, 3, s)
+            cam = random_camera(rng, T, w, h)
+            rend = Renderer(T, cam, Look.random(rng), seed=s)
+            orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
+            last = {b: None for b in orient.R}
+            t_first = tl.segments[0].t0 - 0.5
+            try:
+                cal = auto(rend.render(_scene_at(tl, t_first, 60, orient, last, 4)[0])[0], T)
+            except CalibrationError:
+                fn += 16 * frames
+                continue
+            grid = np.stack([g.ravel() for g in np.meshgrid(np.linspace(100, T.L - 100, 8),
+                                                            np.linspace(100, T.W - 100, 4))], 1)
+            px = cam.project(np.hstack([grid, np.full((len(grid), 1), T.R)]))
+            cal_err.append(float(np.median(np.hypot(*(cal.to_table(px) - grid).T))))
+            det = BallDetector(cal)
+            for t in np.linspace(t_first, tl.segments[-1].end, frames):
+                balls, cues = _scene_at(tl, float(t), 60, orient, last, 4)
+                img, occ = rend.render(balls, cues[0] if cues else None)
+                t0 = time.perf_counter()
+                obs = det.observe(img)
+                times.append(time.perf_counter() - t0)
+                used = set()
+                for b in balls:
+                    c, r = rend.ball_pixel(b.xy, b.h)
+                    x0, y0 = int(c[0] - r), int(c[1] - r)
+                    m = occ[max(y0, 0):y0 + int(2 * r) + 1, max(x0, 0):x0 + int(2 * r) + 1]
+                    half_visible = not (m.size and (m > 0).mean() > 0.5)
+                    best = None
+                    for i, o in enumerate(obs):
+                        d = float(np.hypot(o.px[0] - c[0], o.px[1] - c[1]))
+                        if i not in used and d < 0.6 * r and (best is None or d < best[0]):
+                            best = (d, i)
+                    if best is None:
+                        if half_visible and b.name not in ("left", "right"):
+                            fn += 1
+                        continue
+                    used.add(best[1])
+                    o = obs[best[1]]
+                    tp += 1
+                    if not b.blur:
+                        errs.append(float(np.hypot(o.mm[0] - b.xy[0], o.mm[1] - b.xy[1])))
+                    right += o.ball == b.name
+                    if o.ball != b.name:
+                        confusion[(b.name, o.ball)] += 1
+                fp += len(obs) - len(used)
+        n = tp + fn
+        rows.append({
+            "resolution": res, "balls": n, "recall": round(tp / n, 4) if n else None,
+            "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+            "id_accuracy": round(right / tp, 4) if tp else None,
+            "centre_err_median_mm": round(float(np.median(errs)), 2) if errs else None,
+            "centre_err_p95_mm": round(float(np.percentile(errs, 95)), 2) if errs else None,
+            "calibration_err_median_mm": round(statistics.median(cal_err), 2) if cal_err else None,
+            "fps": round(1.0 / statistics.median(times), 1) if times else None,
+            "confusions": {f"{a}->{b}": v for (a, b), v in confusion.most_common(8)},
+        })
+    return {"benchmark": "vision", "held_out_seeds": [seed, seed + clips - 1], "frames_per_clip": frames, "rows": rows}
+
+
+def table(result: dict) -> str:
+    head = f"{'res':>6} {'balls':>6} {'recall':>7} {'prec':>7} {'id acc':>7} {'err med':>8} {'err p95':>8} {'calib':>6} {'fps':>6}"
+    lines = [head]
+    for r in result["rows"]:
+        lines.append(f"{r['resolution']:>6} {r['balls']:>6} {r['recall']:>7} {r['precision']:>7} {r['id_accuracy']:>7} "
+                     f"{r['centre_err_median_mm']:>8} {r['centre_err_p95_mm']:>8} {r['calibration_err_median_mm']:>6} {r['fps']:>6}")
+        if r["confusions"]:
+            lines.append("        most confused (truth->said): " + ", ".join(f"{k} x{v}" for k, v in r["confusions"].items()))
+    return "\n".join(lines)

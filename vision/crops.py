@@ -1,0 +1,94 @@
+"""Ball crops: the classifier's input, cut the same way for training and at run time.
+
+A crop is the square of half-size 1.25 ball radii around a centre, resized to 32×32. Training
+crops come from rendered ground truth (synth/): every ball at least 80 % visible, plus "none"
+crops at the locator's candidates that match no ball (a hand, the cue, a shadow's edge) so the
+classifier can reject them. Layout as ultralytics' classifier wants it: ROOT/{train,val}/CLASS/*.png.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CLASSES = ["cue"] + [str(n) for n in range(1, 16)] + ["none"]
+SIZE = 32
+HALF = 1.25  # crop half-size in ball radii
+
+
+def cut(img: np.ndarray, u: float, v: float, r: float) -> np.ndarray | None:
+    """The crop around (u, v) for a ball of apparent radius r (px), or None at the image edge."""
+    s = HALF * r
+    src = np.float32([[u - s, v - s], [u + s, v - s], [u - s, v + s]])
+    dst = np.float32([[0, 0], [SIZE, 0], [0, SIZE]])
+    if u - s < 0 or v - s < 0 or u + s >= img.shape[1] or v + s >= img.shape[0]:
+        return None
+    M = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(img, M, (SIZE, SIZE), flags=cv2.INTER_AREA)
+
+
+def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int = 5, negatives_per_frame: int = 4,
+          resolutions=((1920, 1080), (1280, 720)), progress=None) -> dict[str, int]:
+    """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val."""
+    from cueref.table import Table
+    from synth.clip import _Orient, _scene_at, play, random_camera
+    from synth.render import Look, Renderer
+    from vision.calibrate import CalibrationError, auto
+    from vision.locate import Locator
+
+    T = Table()
+    counts: dict[str, int] = {}
+    for k, seed in enumerate(seeds):
+        split = "val" if k % val_every == val_every - 1 else "train"
+        rng = np.random.default_rng(seed)
+        game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
+        tl = play(game, 3, seed)
+        w, h = resolutions[k % len(resolutions)]
+        cam = random_camera(rng, T, w, h)
+        rend = Renderer(T, cam, Look.random(rng), seed=seed)
+        orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
+        last = {b: None for b in orient.R}
+        start, end = tl.segments[0].t0 - 1.0, tl.segments[-1].end
+        loc = None
+        for j, t in enumerate(np.linspace(start, end, frames_per_seed)):
+            balls, cues = _scene_at(tl, float(t), 60, orient, last, 4)
+            img, occ = rend.render(balls, cues[0] if cues else None)
+            centres = []
+            for b in balls:
+                c, r = rend.ball_pixel(b.xy, b.h)
+                centres.append((c, r))
+                if b.name not in CLASSES:
+                    continue
+                # Visible fraction: the occluder mask over the ball's disc.
+                x0, y0 = int(c[0] - r), int(c[1] - r)
+                m = occ[max(y0, 0):y0 + int(2 * r) + 1, max(x0, 0):x0 + int(2 * r) + 1]
+                if m.size and (m > 0).mean() > 0.2:
+                    continue
+                jitter = rng.normal(0, 0.15 * r, 2)  # the locator is not exact: train for it
+                crop = cut(img, c[0] + jitter[0], c[1] + jitter[1], r * rng.uniform(0.93, 1.07))
+                if crop is not None:
+                    _save(root, split, b.name, f"s{seed}_f{j}_{b.name}", crop, counts)
+            if loc is None:
+                try:
+                    loc = Locator(auto(img, T))
+                except CalibrationError:
+                    loc = False
+            if loc:
+                stray = [cnd for cnd in loc.candidates(img)
+                         if all(np.hypot(cnd.px[0] - c[0], cnd.px[1] - c[1]) > 0.7 * r for c, r in centres)]
+                for i in rng.permutation(len(stray))[:negatives_per_frame]:
+                    cnd = stray[i]
+                    crop = cut(img, cnd.px[0], cnd.px[1], cnd.radius_px)
+                    if crop is not None:
+                        _save(root, split, "none", f"s{seed}_f{j}_n{int(cnd.px[0])}_{int(cnd.px[1])}", crop, counts)
+        if progress:
+            progress("crops", k + 1, len(seeds))
+    return counts
+
+
+def _save(root: Path, split: str, cls: str, name: str, crop: np.ndarray, counts: dict) -> None:
+    d = root / split / cls
+    d.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(d / f"{name}.png"), crop)
+    counts[f"{split}/{cls}"] = counts.get(f"{split}/{cls}", 0) + 1

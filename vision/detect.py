@@ -1,0 +1,79 @@
+"""Frames → ball observations in table millimetres: locate candidates, classify their crops.
+
+An observation is the seam to tracking: frame index, media time, ball id (or "unknown" when the
+classifier is not sure), class probabilities, the centre in pixels and on the plane of ball
+centres in table mm, and its uncertainty.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.calibrate import Calibration
+from vision.crops import cut
+from vision.identify import Identifier
+from vision.locate import Locator
+
+SURE = 0.5  # below this probability a ball is reported as "unknown"
+PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rendered 1080p frames
+
+
+@dataclass
+class Observation:
+    frame: int
+    t: float
+    ball: str
+    probs: dict[str, float]
+    px: tuple[float, float]
+    mm: tuple[float, float]
+    sigma_mm: float
+
+    def to_dict(self) -> dict:
+        top = sorted(self.probs.items(), key=lambda kv: -kv[1])[:3]
+        return {"frame": self.frame, "t": round(self.t, 4), "ball": self.ball,
+                "probs": {k: round(v, 4) for k, v in top},
+                "px": [round(self.px[0], 2), round(self.px[1], 2)],
+                "mm": [round(self.mm[0], 1), round(self.mm[1], 1)], "sigma_mm": round(self.sigma_mm, 2)}
+
+
+class BallDetector:
+    def __init__(self, cal: Calibration, identifier: Identifier | None = None):
+        self.cal = cal
+        self.locator = Locator(cal)
+        self.ident = identifier or Identifier()
+        # Millimetres per pixel near the table's centre, for the uncertainty.
+        c = cal.to_pixel([[cal.table.L / 2, cal.table.W / 2], [cal.table.L / 2 + 100.0, cal.table.W / 2]])
+        self.mm_per_px = 100.0 / float(np.hypot(*(c[1] - c[0])))
+
+    def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
+        cands = self.locator.candidates(img)
+        kept, crops = [], []
+        for c in cands:
+            crop = cut(img, c.px[0], c.px[1], c.radius_px)
+            if crop is not None:
+                kept.append(c)
+                crops.append(crop)
+        probs = self.ident.probabilities(crops)
+        names = self.ident.classes
+        out: list[Observation] = []
+        best: dict[str, int] = {}
+        for c, p in zip(kept, probs):
+            k = int(np.argmax(p))
+            if names[k] == "none":
+                continue
+            label = names[k] if p[k] >= SURE else "unknown"
+            mm = self.cal.to_table([c.px])[0]
+            obs = Observation(frame, t, label, {n: float(v) for n, v in zip(names, p) if n != "none"},
+                              c.px, (float(mm[0]), float(mm[1])), PIXEL_SIGMA * self.mm_per_px)
+            # One ball of each number: a second claimant keeps its probabilities but is "unknown".
+            if label != "unknown" and label in best:
+                j = best[label]
+                if out[j].probs[label] < obs.probs[label]:
+                    out[j].ball, best[label] = "unknown", len(out)
+                else:
+                    obs.ball = "unknown"
+            elif label != "unknown":
+                best[label] = len(out)
+            out.append(obs)
+        return out
