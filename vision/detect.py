@@ -47,25 +47,35 @@ class BallDetector:
         self.mm_per_px = 100.0 / float(np.hypot(*(c[1] - c[0])))
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
-        cands = self.locator.candidates(img)
+        # Classify at the coarse centres (cheap, batched) to drop the sure non-balls, refine the
+        # rest to a fraction of a pixel, and classify the refined crops.
+        cands = self.locator.candidates(img, refine=False)
+        coarse = [(c, cut(img, c.px[0], c.px[1], c.radius_px)) for c in cands]
+        coarse = [(c, crop) for c, crop in coarse if crop is not None]
+        names = self.ident.classes
+        none = names.index("none") if "none" in names else None
+        p0 = self.ident.probabilities([crop for _, crop in coarse])
+        cache: dict = {}
         kept, crops = [], []
-        for c in cands:
-            crop = cut(img, c.px[0], c.px[1], c.radius_px)
+        for (c, _), p in zip(coarse, p0):
+            if none is not None and p[none] >= 0.9:
+                continue
+            px = self.locator.refine_point(img, c.px, cache)
+            crop = cut(img, px[0], px[1], c.radius_px)
             if crop is not None:
-                kept.append(c)
+                kept.append(px)
                 crops.append(crop)
         probs = self.ident.probabilities(crops)
-        names = self.ident.classes
         out: list[Observation] = []
         best: dict[str, int] = {}
-        for c, p in zip(kept, probs):
+        for px, p in zip(kept, probs):
             k = int(np.argmax(p))
             if names[k] == "none":
                 continue
             label = names[k] if p[k] >= SURE else "unknown"
-            mm = self.cal.to_table([c.px])[0]
+            mm = self.cal.to_table([px])[0]
             obs = Observation(frame, t, label, {n: float(v) for n, v in zip(names, p) if n != "none"},
-                              c.px, (float(mm[0]), float(mm[1])), PIXEL_SIGMA * self.mm_per_px)
+                              px, (float(mm[0]), float(mm[1])), PIXEL_SIGMA * self.mm_per_px)
             # One ball of each number: a second claimant keeps its probabilities but is "unknown".
             if label != "unknown" and label in best:
                 j = best[label]

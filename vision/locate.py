@@ -76,14 +76,16 @@ class Locator:
             score += 0.3 * grad * self.edge_ok
         return score
 
-    def candidates(self, bgr: np.ndarray) -> list[Candidate]:
+    def candidates(self, bgr: np.ndarray, refine: bool | None = None) -> list[Candidate]:
+        """Candidate centres, strongest first; refined to full resolution unless refine=False
+        (then `refine_point` refines the ones worth it, e.g. after the classifier kept them)."""
         small = cv2.resize(bgr, self.size, interpolation=cv2.INTER_AREA)
         # Saturate: any clearly-not-cloth pixel counts the same, so a dull ball frozen to a bright
         # one still peaks at its own centre.
         diff = np.minimum(self.difference(small), 30.0)
         mean = cv2.filter2D(diff, -1, self.kernel, borderType=cv2.BORDER_REPLICATE)
         k = max(3, int(1.4 * self.r) | 1)
-        bed_vals = mean[self.inner > 0]
+        bed_vals = mean[self.inner > 0][::7]
         med = float(np.median(bed_vals))
         mad = float(np.median(np.abs(bed_vals - med))) * 1.4826
         thresh = max(self.min_score, med + 6.0 * mad)
@@ -92,20 +94,22 @@ class Locator:
         order = np.argsort(-mean[ys, xs])
         taken: list[tuple[float, float]] = []
         out: list[Candidate] = []
-        full_diff = None
+        do_refine = self.refine if refine is None else refine
         for i in order:
             x, y = xs[i] / self.scale, ys[i] / self.scale
             if any((x - a) ** 2 + (y - b) ** 2 < (1.3 * self.r_full) ** 2 for a, b in taken):
                 continue
             taken.append((x, y))
-            if full_diff is None:
-                full_diff = _LazyDiff(self, bgr)
-            if self.refine:
-                x, y = self._refine(full_diff, x, y)
-                x, y = self._rim(bgr, x, y)
-            cx, cy = x, y
-            out.append(Candidate((cx, cy), float(mean[ys[i], xs[i]]), self.r_full))
+            out.append(Candidate((x, y), float(mean[ys[i], xs[i]]), self.r_full))
+        if do_refine:
+            out = [Candidate(self.refine_point(bgr, c.px), c.score, c.radius_px) for c in out]
         return out
+
+    def refine_point(self, bgr: np.ndarray, px: tuple[float, float], cache: dict | None = None) -> tuple[float, float]:
+        """A candidate's centre to a fraction of a pixel: mean-shift, then the rim fit."""
+        fd = _LazyDiff(self, bgr) if cache is None else cache.setdefault("fd", _LazyDiff(self, bgr))
+        x, y = self._refine(fd, px[0], px[1])
+        return self._rim(bgr, x, y)
 
     def _refine(self, fd: "_LazyDiff", x: float, y: float, iters: int = 3) -> tuple[float, float]:
         """Mean-shift of the difference inside the ball's disc, at full resolution."""
