@@ -73,27 +73,16 @@ def _synth(args) -> int:
 
 
 def _calibrate(args) -> int:
-    import cv2
-
     from cueref.table import table_for
     from vision.calibrate import CalibrationError, auto
 
-    frame = None
-    if args.media.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
-        frame = cv2.imread(str(args.media))
-    else:
-        cap = cv2.VideoCapture(str(args.media))
-        if cap.isOpened() and args.at:
-            cap.set(cv2.CAP_PROP_POS_MSEC, args.at * 1000.0)
-        ok, frame = cap.read() if cap.isOpened() else (False, None)
-        cap.release()
-    if frame is None:
-        print(f"cueref calibrate: cannot read an image from {args.media} (missing, or not an image or video)",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
     try:
+        _, _, frame = next(_read_frames(args.media, start=args.at))
         cal = auto(frame, table_for(args.table), head=args.head)
-    except CalibrationError as e:
+    except StopIteration:
+        print(f"cueref calibrate: {args.media} has no frame at {args.at:g} s", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ValueError, CalibrationError) as e:
         print(f"cueref calibrate: {args.media}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.out:
@@ -102,8 +91,9 @@ def _calibrate(args) -> int:
     return 0
 
 
-def _read_frames(path: Path, every: int = 1):
-    """(index, media time, BGR frame) of an image or a video; raises ValueError naming the file."""
+def _read_frames(path: Path, every: int = 1, start: float = 0.0):
+    """(index, media time, BGR frame) of an image or a video from `start` seconds; raises
+    ValueError naming the file when it is not one."""
     import cv2
 
     if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
@@ -114,9 +104,12 @@ def _read_frames(path: Path, every: int = 1):
         return
     cap = cv2.VideoCapture(str(path))
     if not cap.isOpened():
-        raise ValueError(f"cannot open {path} as a video or image")
+        raise ValueError(f"cannot read an image from {path} (missing, or not an image or video)")
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     k = 0
+    if start > 0:
+        cap.set(cv2.CAP_PROP_POS_FRAMES, int(round(start * fps)))
+        k = int(round(start * fps))
     try:
         while True:
             ok, img = cap.read()
@@ -128,7 +121,7 @@ def _read_frames(path: Path, every: int = 1):
     finally:
         cap.release()
     if k == 0:
-        raise ValueError(f"{path}: no frame could be decoded (corrupt or empty video)")
+        raise ValueError(f"cannot read an image from {path}: no frame could be decoded (corrupt or empty video)")
 
 
 def _detect(args) -> int:
