@@ -115,12 +115,11 @@ def rodrigues(r: np.ndarray) -> np.ndarray:
 
 
 def rotation_to_rvec(R: np.ndarray) -> np.ndarray:
-    c = max(-1.0, min(1.0, (np.trace(R) - 1) / 2))
-    theta = math.acos(c)
-    if theta < 1e-12:
-        return np.zeros(3)
-    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]]) / (2 * math.sin(theta))
-    return w * theta
+    """Rodrigues vector of a rotation matrix (OpenCV's, which handles the 180° case)."""
+    import cv2  # noqa: PLC0415
+
+    rvec, _ = cv2.Rodrigues(np.asarray(R, dtype=np.float64))
+    return rvec.ravel()
 
 
 def overhead(table: Table, width: int, height: int, *, tilt_deg: tuple[float, float] = (0.0, 0.0),

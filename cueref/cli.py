@@ -49,12 +49,17 @@ def _adjudicate(args) -> int:
 
 
 def _synth(args) -> int:
-    try:
-        from synth.clip import make_clip, make_scenarios
-    except ImportError as e:
-        print(f"cueref synth: the ground-truth generator needs the synth extra ({e.name} is missing): "
+    import importlib.util
+
+    missing = [m for m in ("pooltool", "imageio_ffmpeg") if importlib.util.find_spec(m) is None]
+    if missing:
+        print(f"cueref synth: the ground-truth generator needs the synth extra ({', '.join(missing)} missing): "
               "run scripts/install-synth.sh", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.scenarios and args.table != "9ft":
+        print("cueref synth: the staged scenarios are laid out on a 9 ft table (--table 9ft)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from synth.clip import make_clip, make_scenarios
     from cueref.progress import Progress
 
     progress = None if args.quiet else Progress()
@@ -136,6 +141,10 @@ def _detect(args) -> int:
         for k, t, img in _read_frames(args.media, args.every):
             if det is None:
                 cal = Calibration.load(args.calibration) if args.calibration else auto(img, table, head=args.head)
+                size = (cal.camera.width, cal.camera.height)
+                if size != (img.shape[1], img.shape[0]):
+                    raise ValueError(f"{args.media}: frames are {img.shape[1]}x{img.shape[0]} but the calibration "
+                                     f"is for {size[0]}x{size[1]}")
                 if args.save_calibration:
                     cal.save(args.save_calibration)
                 det = BallDetector(cal)
@@ -196,6 +205,16 @@ def _bench(args) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {n}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cueref", description="A computer-vision referee for pool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -253,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
     d.add_argument("--save-calibration", type=Path, help="save the calibration found")
     d.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
-    d.add_argument("--every", type=int, default=1, metavar="N", help="every Nth frame of a video")
+    d.add_argument("--every", type=_positive, default=1, metavar="N", help="every Nth frame of a video")
     d.set_defaults(func=_detect)
 
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
@@ -263,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--data", type=Path, help="an existing classification dataset instead of rendering one")
     tr.add_argument("--clips", type=int, default=80, help="synthetic clips to cut crops from")
     tr.add_argument("--frames", type=int, default=10, help="frames per clip")
-    tr.add_argument("--epochs", type=int, default=12)
+    tr.add_argument("--epochs", type=_positive, default=40)
     tr.add_argument("--seed", type=int, default=2000, help="first clip seed (held-out evaluation uses others)")
     tr.add_argument("--base", default="yolov8n-cls.yaml",
                     help="architecture .yaml (from scratch) or a .pt to fine-tune, e.g. models/ball-classifier.pt")

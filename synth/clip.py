@@ -49,6 +49,7 @@ class Segment:
     cues: list[tuple[str, Strike]] = field(default_factory=list)  # (ball, strike) per cue drawn
     strike_offsets: dict[str, float] = field(default_factory=dict)  # lag: per-ball strike time
     carry_from: dict = field(default_factory=dict)  # ball → where a hand picks it up (mm) or None
+    variant: str | None = None  # lags: which disqualification or re-lag the players produce
 
 
 @dataclass
@@ -125,10 +126,15 @@ class _Recorder:
         sim, kind = _sim_plan(self.table, plan, positions, self.rng)
         plan.kind = kind
         prev = self.segments[-1] if self.segments else None
-        if kind == "moving" and prev is not None and prev.plan is not None and prev.sim.duration > 1.0:
-            t0 = prev.end - float(self.rng.uniform(0.25, 0.45))  # struck before the last shot stopped (3.9)
+        quiet = _quiet_tail(prev.sim) if (prev is not None and prev.plan is not None) else 0.0
+        if kind == "moving" and plan.cue_at is None and quiet > 0.06:
+            # Struck before the last shot stopped (3.9): while its balls only creep or spin, so
+            # starting this shot from their resting places is off by under 1.5 mm.
+            t0 = prev.end - float(self.rng.uniform(0.03, quiet))
             start = t0
         else:
+            if kind == "moving":
+                plan.kind = kind = "pot"
             start, t0 = self.t, self.t + float(self.rng.uniform(1.6, 2.6))
         carry = {"cue": self.prev_cue} if plan.cue_at is not None else {}
         seg = Segment(start=start, t0=t0, sim=sim, plan=plan, end=t0 + sim.duration,
@@ -233,7 +239,7 @@ def _lag_segment(rng, table: Table, t: float, variant: str | None = None) -> tup
             angle = 0.0
             start = (table.head_string_x - 80.0, y)
         if variant == "both":
-            angle = 9.0 if ball == "left" else -9.0
+            angle = -6.0 if ball == "left" else 6.0  # each into its own side cushion: both out (1.2 d)
         if variant == "pocketed" and ball == "left":
             target = (table.length_mm, 0.0)  # straight into the foot-left corner pocket
             angle = math.degrees(math.atan2(target[1] - start[1], target[0] - start[0]))
@@ -251,6 +257,14 @@ def _lag_segment(rng, table: Table, t: float, variant: str | None = None) -> tup
         offsets["right"] = foot + float(rng.uniform(0.1, 0.4))
     else:
         offsets["right"] = float(rng.uniform(0.0, 0.06))
+        # The two balls are simulated apart: where their paths cross (a lag into the other
+        # half), strike the right one a little later so that they do not pass through each other.
+        for _ in range(12):
+            if _lag_clearance(sims, offsets) >= table.ball_diameter_mm + 2.0:
+                break
+            offsets["right"] += 0.08
+        else:
+            raise RuntimeError(f"lag variant {variant!r}: the balls' paths cannot be kept apart")
     events = []
     tracks = {}
     for ball, sim in sims.items():
@@ -278,11 +292,39 @@ def _lag_segment(rng, table: Table, t: float, variant: str | None = None) -> tup
     after = {b: sims[b].after["cue"] for b in sims if "cue" in sims[b].after}
     sim = ShotSim(duration=duration, events=events, tracks=tracks, before=before, after=after)
     t0 = t + 1.5
-    seg = Segment(start=t, t0=t0, sim=sim, plan=None, end=t0 + duration, cues=strikes, strike_offsets=offsets)
+    seg = Segment(start=t, t0=t0, sim=sim, plan=None, end=t0 + duration, cues=strikes, strike_offsets=offsets,
+                  variant=variant)
     rec = {"kind": "lag", "t0": round(t0, 4), "before": {b: list(p) for b, p in before.items()},
            "after": {b: list(p) for b, p in after.items()}, "events": events,
-           "pos_err": {"left": 0.5, "right": 0.5}, "variant": variant}
+           "pos_err": {"left": 0.5, "right": 0.5}}
     return seg, rec
+
+
+def _quiet_tail(sim: ShotSim, tol_mm: float = 1.5) -> float:
+    """How long before a shot's stop every ball is already within `tol_mm` of where it stops."""
+    latest = 0.0
+    for b, tr in sim.tracks.items():
+        if tr.gone_at is not None:
+            latest = max(latest, tr.gone_at)
+            continue
+        d = np.hypot(*(tr.xy - tr.xy[-1]).T)
+        moving = np.flatnonzero(d > tol_mm)
+        if len(moving):
+            latest = max(latest, float(tr.t[moving[-1]]))
+    return max(0.0, sim.duration - latest)
+
+
+def _lag_clearance(sims: dict, offsets: dict) -> float:
+    """The closest the two lag balls come to each other (mm), with the right one's strike delayed."""
+    a, b = sims["left"].tracks["cue"], sims["right"].tracks["cue"]
+    t = np.arange(0.0, max(a.t[-1], b.t[-1] + offsets["right"]), 0.004)
+    pa = np.stack([np.interp(t, a.t, a.xy[:, k]) for k in (0, 1)], 1)
+    tb = t - offsets["right"]
+    pb = np.stack([np.interp(tb, b.t, b.xy[:, k]) for k in (0, 1)], 1)
+    on = np.interp(t, a.t, a.on_table.astype(float)) > 0.5
+    on &= np.interp(tb, b.t, b.on_table.astype(float)) > 0.5
+    d = np.hypot(*(pa - pb).T)
+    return float(d[on].min()) if on.any() else float("inf")
 
 
 # --- rendering ---------------------------------------------------------------------------------
@@ -323,13 +365,13 @@ def render(tl: Timeline, out_dir: Path, *, resolution: str = "1080p", fps: int =
     look.blur_samples = 3 if fps >= 120 else 4
     rend = Renderer(table, cam, look, seed=seed)
     out_dir.mkdir(parents=True, exist_ok=True)
-    writer = VideoWriter(out_dir / "clip.mp4", fps, (width, height))
     names = ["cue"] + [str(n) for n in range(1, 16)] + ["left", "right"]
     orient = _Orient(names, rng)
     n_frames = int(math.ceil(tl.duration * fps))
     last_t = {b: None for b in names}
-    frames_f = open(out_dir / "frames.jsonl", "w", encoding="utf-8")
     yolo = _Yolo(out_dir / "yolo") if yolo_every else None
+    writer = VideoWriter(out_dir / "clip.mp4", fps, (width, height))
+    frames_f = open(out_dir / "frames.jsonl", "w", encoding="utf-8")
     try:
         for k in range(n_frames):
             T = k / fps
@@ -454,7 +496,7 @@ class _Yolo:
         for sub in ("images", "labels", "crops"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         (root / "data.yaml").write_text(
-            "path: .\ntrain: images\nval: images\nnames:\n" +
+            f"path: {root.resolve()}\ntrain: images\nval: images\nnames:\n" +
             "".join(f"  {i}: {'cue' if i == 0 else i}\n" for i in range(16)), encoding="utf-8")
 
     def add(self, k: int, img: np.ndarray, truth: dict, rend: Renderer):
@@ -532,7 +574,7 @@ def _write(tl: Timeline, out: Path, game: str, seed: int, resolution: str, fps: 
         for r in tl.rulings:
             f.write(json.dumps(r) + "\n")
     truth = {"schema": "cueref/truth-1", "game": game, "seed": seed, "table": tl.header["table"], **meta,
-             "shots": [{"kind": s.plan.kind if s.plan else "lag", "t0": round(s.t0, 4), "end": round(s.end, 4),
+             "shots": [{"kind": s.plan.kind if s.plan else f"lag-{s.variant}", "t0": round(s.t0, 4), "end": round(s.end, 4),
                         "frames": _frames(s, fps),
                         "strike": s.plan.strike.to_dict() if s.plan else None,
                         "target": s.plan.target if s.plan else None} for s in tl.segments]}

@@ -45,39 +45,60 @@ def _clear_of(sim: ShotSim, point, radius: float, skip: set[str], window=None) -
 
 
 def add_jump(sim: ShotSim, table: Table, blocker: str, blocker_at, clipped: bool, rng) -> bool:
-    """`sim` was simulated without `blocker` (resting at `blocker_at`); make the cue ball fly over it."""
+    """`sim` was simulated without `blocker` (resting at `blocker_at`); make the cue ball fly over it.
+
+    The flight starts at the strike and is a parabola whose top is over the blocker; it is kept
+    only if, in 3-D, the cue ball clears the blocker (clean) or grazes it (clipped) and nothing
+    else happens to the cue ball in the air (no other contact, no cushion)."""
     cue = sim.tracks["cue"]
+    D = table.ball_diameter_mm
     d = np.hypot(cue.xy[:, 0] - blocker_at[0], cue.xy[:, 1] - blocker_at[1])
     i = int(np.argmin(d))
-    if d[i] > table.ball_diameter_mm * 0.9 or i == 0:
-        return False
-    # Nobody else may pass through the blocker's spot at any time.
-    if not _clear_of(sim, blocker_at, table.ball_diameter_mm, skip={"cue", blocker}):
-        return False
-    v = float(np.linalg.norm(_speed(cue, i)))
-    t_pass = float(cue.t[i])
-    t_land = t_pass + 1.6 * table.ball_diameter_mm / max(v, 1.0)
-    # After landing the cue ball must be clear of the blocker too.
-    if not _clear_of_track(cue, blocker_at, table.ball_diameter_mm, after=t_land):
+    if d[i] > D * 0.9 or i == 0:
         return False
     t_up = 0.005
-    peak = table.R + (2.2 if not clipped else 1.7) * table.ball_diameter_mm * 0.5 + table.R
-    span = t_land - t_up
-    s = np.clip((cue.t - t_up) / span, 0, 1)
-    cue.h = table.R + (peak - table.R) * 4 * s * (1 - s) * ((cue.t >= t_up) & (cue.t <= t_land))
-    sim.events.append({"t": round(t_up, 4), "type": "airborne", "ball": "cue", "until": round(t_land, 4)})
+    t_pass = float(cue.t[i])
+    t_land = t_up + 2 * (t_pass - t_up)
+    if t_pass > 0.3:
+        return False  # a jump clears a ball close to the cue ball, not one far down the table
+    # Nobody else may pass through the blocker's spot, and the cue ball meets nothing in the air.
+    if not _clear_of(sim, blocker_at, D, skip={"cue", blocker}):
+        return False
+    if any(t_up < e["t"] <= t_land and (e.get("ball") == "cue" or "cue" in (e.get("balls") or []))
+           and e["type"] in ("collision", "cushion", "pocket") for e in sim.events):
+        return False
+    # Height at the pass: clean clears the blocker's top (centre-to-centre ≥ D, with 5 mm to spare);
+    # clipped passes 8 mm lower than contact, so the balls touch.
+    horiz = float(d[i])
+    need = math.sqrt(max(D * D - horiz * horiz, 0.0))
+    peak = table.R + need + (5.0 if not clipped else -8.0)
+    s = np.clip((cue.t - t_up) / (t_land - t_up), 0, 1)
+    flying = (cue.t >= t_up) & (cue.t <= t_land)
+    cue.h = table.R + (peak - table.R) * 4 * s * (1 - s) * flying
+    sep = np.sqrt((cue.xy[:, 0] - blocker_at[0]) ** 2 + (cue.xy[:, 1] - blocker_at[1]) ** 2
+                  + (cue.h - table.R) ** 2)
+    if not clipped and sep.min() < D + 1.0:
+        return False
     n = len(cue.t)
     bt = BallTrack(t=cue.t.copy(), xy=np.tile(np.asarray(blocker_at, float), (n, 1)), h=np.full(n, table.R),
                    w=np.zeros((n, 3)), on_table=np.ones(n, bool))
+    events = list(sim.events)
+    events.append({"t": round(t_up, 4), "type": "airborne", "ball": "cue", "until": round(t_land, 4)})
     if clipped:
-        sim.events.append({"t": round(t_pass, 4), "type": "collision", "balls": ["cue", blocker], "t_err": 0.002})
+        t_touch = float(cue.t[int(np.argmin(sep))])
+        events.append({"t": round(t_touch, 4), "type": "collision", "balls": ["cue", blocker], "t_err": 0.002})
         direction = _speed(cue, i)
         direction = direction / (np.linalg.norm(direction) or 1.0)
-        _slide(bt, t_pass, direction * float(rng.uniform(30, 70)), 0.4)
+        _slide(bt, t_touch, direction * float(rng.uniform(30, 70)), 0.4)
+        # The blocker's new spot must stay clear of the cue ball after it lands.
+        if not _clear_of_track(cue, tuple(bt.xy[-1]), D, after=t_land):
+            return False
+    elif not _clear_of_track(cue, blocker_at, D, after=t_land):
+        return False
     sim.tracks[blocker] = bt
     sim.before[blocker] = tuple(blocker_at)
     sim.after[blocker] = tuple(map(float, bt.xy[-1]))
-    sim.events.sort(key=lambda e: e["t"])
+    sim.events = sorted(events, key=lambda e: e["t"])
     return True
 
 
@@ -156,24 +177,26 @@ def _off_table(sim: ShotSim, table: Table, rng, objects_only: bool) -> bool:
         return False
     b, t, i, v = cands[int(rng.integers(len(cands)))]
     tr = sim.tracks[b]
-    # Only keep the first touch of each ball on this rail up to t, then fly.
+    # Work on copies: the sim changes only if the ball really clears the rail.
     start = tr.xy[i].copy()
     t_start = float(tr.t[i])
     after = tr.t > t_start
     dt = tr.t[after] - t_start
-    tr.xy = tr.xy.copy()
-    tr.xy[after] = start + dt[:, None] * v[None, :]
+    xy = tr.xy.copy()
+    xy[after] = start + dt[:, None] * v[None, :]
     vz = 1400.0  # mm/s upward: enough to clear the rail cap
-    tr.h = tr.h.copy()
-    tr.h[after] = table.R + vz * dt - 0.5 * G * dt * dt
-    outside = ((tr.xy[:, 0] < -RAIL_OUTER_MM) | (tr.xy[:, 0] > table.length_mm + RAIL_OUTER_MM) |
-               (tr.xy[:, 1] < -RAIL_OUTER_MM) | (tr.xy[:, 1] > table.width_mm + RAIL_OUTER_MM))
-    gone = np.argmax(outside & after)
-    if not outside[gone]:
-        return False
+    h = tr.h.copy()
+    h[after] = table.R + vz * dt - 0.5 * G * dt * dt
+    outside = ((xy[:, 0] < -RAIL_OUTER_MM) | (xy[:, 0] > table.length_mm + RAIL_OUTER_MM) |
+               (xy[:, 1] < -RAIL_OUTER_MM) | (xy[:, 1] > table.width_mm + RAIL_OUTER_MM))
+    gone = int(np.argmax(outside & after))
+    if not outside[gone] or h[gone] < table.R + 10.0 or np.any(h[after][: max(gone - int(np.argmax(after)), 0)] < table.R):
+        return False  # it would not clear the rail: no ball off the table on this shot
     t_gone = float(tr.t[gone])
-    tr.on_table = tr.on_table.copy()
-    tr.on_table[gone:] = False
+    on = tr.on_table.copy()
+    on[gone:] = False
+    h[gone:] = h[gone - 1]
+    tr.xy, tr.h, tr.on_table = xy, h, on
     tr.gone_at, tr.gone_how = t_gone, "off_table"
     sim.events = [e for e in sim.events if not (e["t"] >= t - 1e-9 and
                                                   (e.get("ball") == b or b in (e.get("balls") or []))

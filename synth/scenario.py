@@ -108,6 +108,7 @@ def plan_shot(rng: np.random.Generator, state: GameState, balls: dict[str, Point
     pocket = str(rng.choice(POCKETS))
     gh, _ = ghost(t, balls[target], pocket)
     cue = balls.get("cue")
+    placed_in_front = False
     if in_hand:
         cue = _place_for(rng, t, balls, gh, balls[target], kitchen)
         if kind == "kitchen_placement" and kitchen:
@@ -115,10 +116,10 @@ def plan_shot(rng: np.random.Generator, state: GameState, balls: dict[str, Point
             for _ in range(50):
                 p = (t.head_string_x + float(rng.uniform(0, 60)), float(rng.uniform(150, t.width_mm - 150)))
                 if free(t, balls, p):
-                    cue = p
+                    cue, placed_in_front = p, True
                     break
-    elif kind == "kitchen_placement":
-        kind = "pot"
+    if kind == "kitchen_placement" and not placed_in_front:
+        kind = "pot"  # no ball in hand behind the head string this time: a plain shot
     declared: dict = {}
     game = state.header.game
     if game in ("eight-ball", "ten-ball", "straight-pool"):

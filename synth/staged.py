@@ -22,7 +22,7 @@ LAG_VARIANTS = ("clean", "late", "cross", "side", "strong", "close", "pocketed",
 class Stage:
     name: str
     game: str
-    expect: str  # "event:<type>", "foul:<code>", "legal", "lag:<code or reason>"
+    expect: str  # "break", "event:<type>", "foul:<code>", "legal", "push_out", "lag:<code or reason>"
     start: dict | None = None
     lag: str | None = None
     shots: list[tuple[dict, Plan]] = field(default_factory=list)
@@ -43,7 +43,7 @@ def stages(table: Table) -> list[Stage]:
     for g in GAMES:
         balls = rack(g, table, rng)
         plan = plan_break(_RNG(), _BreakState(g), balls)
-        out.append(Stage(f"break-{g}", g, "event:strike", shots=[({**balls, "cue": plan.cue_at}, plan)]))
+        out.append(Stage(f"break-{g}", g, "break", shots=[({**balls, "cue": plan.cue_at}, plan)]))
     a = {"shooter": "A"}
     # 3.2 / VN 83: a ball other than the lowest first.
     pos = {"cue": (800.0, y), "5": (1400.0, y), "3": (1650.0, 250.0), "9": (2200.0, 1000.0)}

@@ -104,3 +104,31 @@ def test_detect_refuses_what_is_not_a_picture(tmp_path):
     res = subprocess.run([sys.executable, "-m", "cueref", "detect", str(bad)], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert res.returncode == 2 and "broken.mp4" in res.stderr
+
+
+def test_detect_bad_calibration_and_arguments_exit_2(tmp_path):
+    import cv2
+
+    img = np.full((360, 640, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "f.png"), img)
+    (tmp_path / "bad.json").write_text('{"camera": {"width": "wide"}}')
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "cueref", "detect", *map(str, args)], capture_output=True,
+                              text=True, cwd=ROOT, timeout=60)
+
+    res = run(tmp_path / "f.png", "--calibration", tmp_path / "bad.json")
+    assert res.returncode == 2 and "malformed" in res.stderr
+    res = run(tmp_path / "f.png", "--every", "0")
+    assert res.returncode == 2 and "--every" in res.stderr
+    from cueref.camera import overhead
+    from cueref.table import Table
+    from vision.calibrate import CORNERS, from_corners
+
+    T = Table()
+    cam = overhead(T, 1920, 1080)
+    pts = {c: tuple(cam.project(np.array([[x, y, 0.0]]))[0])
+           for c, (x, y) in zip(CORNERS, [(0, 0), (T.L, 0), (T.L, T.W), (0, T.W)])}
+    from_corners(pts, T, (1920, 1080)).save(tmp_path / "cal1080.json")
+    res = run(tmp_path / "f.png", "--calibration", tmp_path / "cal1080.json")  # a 640x360 frame
+    assert res.returncode == 2 and "1920x1080" in res.stderr

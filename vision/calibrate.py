@@ -56,6 +56,7 @@ class Calibration:
                 "camera": self.camera.to_dict()}
 
     def save(self, path: Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
@@ -66,6 +67,15 @@ class Calibration:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as e:
             raise CalibrationError(f"cannot read calibration {path}: {e}") from None
+        try:
+            return cls._from_dict(d, path)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise CalibrationError(f"calibration {path} is malformed ({type(e).__name__}: {e})") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict, path) -> "Calibration":
+        if not isinstance(d, dict):
+            raise TypeError("expected a JSON object")
         t = d.get("table", {})
         table = Table(float(t.get("length_mm", 2540.0)), float(t.get("width_mm", 1270.0)),
                       float(t.get("ball_diameter_mm", 57.15)))

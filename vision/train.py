@@ -19,7 +19,7 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 def _offline(workdir: Path) -> None:
     cfg = workdir / "ultralytics-config"
     (cfg / "Ultralytics").mkdir(parents=True, exist_ok=True)
-    os.environ.update({"YOLO_OFFLINE": "1", "YOLO_CONFIG_DIR": str(cfg), "YOLO_AUTOINSTALL": "False",
+    os.environ.update({"YOLO_OFFLINE": "True", "YOLO_CONFIG_DIR": str(cfg), "YOLO_AUTOINSTALL": "False",
                        "HF_HUB_OFFLINE": "1", "WANDB_MODE": "disabled"})
     for font in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",):
         if Path(font).exists():
@@ -29,7 +29,7 @@ def _offline(workdir: Path) -> None:
                     shutil.copy(font, dst)
 
 
-def train(data: Path, out: Path = MODELS, *, epochs: int = 12, imgsz: int = 32, batch: int = 256,
+def train(data: Path, out: Path = MODELS, *, epochs: int = 40, imgsz: int = 32, batch: int = 256,
           seed: int = 0, workdir: Path | None = None, name: str = "ball-classifier",
           base: str = "yolov8n-cls.yaml") -> dict:
     """Train a classifier on an ultralytics classification folder (train/ and val/ of class
@@ -47,7 +47,8 @@ def train(data: Path, out: Path = MODELS, *, epochs: int = 12, imgsz: int = 32, 
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, device="cpu", amp=False,
                 plots=False, seed=seed, deterministic=True, project=str(workdir), name="run", exist_ok=True,
                 pretrained=False, verbose=False, fliplr=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, erasing=0.0)
-    metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", plots=False, verbose=False)
+    metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", plots=False, verbose=False,
+                        project=str(workdir), name="val", exist_ok=True)
     top1 = float(metrics.top1)
     onnx = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False))
     out.mkdir(parents=True, exist_ok=True)
