@@ -1,5 +1,6 @@
-"""Benchmark of the ground-truth generator: physics per shot, and frames per second rendered and
-encoded at 720p, 1080p and 4K, all measured in one run (medians of repeats)."""
+"""Benchmark of the ground-truth generator: physics per shot, and frames per second rendered
+(image, occluder mask and per-ball truth) and encoded at 720p, 1080p and 4K, all measured in one
+run (medians of repeats)."""
 from __future__ import annotations
 
 import statistics
@@ -7,14 +8,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from synth.clip import RESOLUTIONS, _scene_at, _Orient, play, random_camera
-from synth.render import Look, Renderer
+from synth.clip import RESOLUTIONS, Scene, play
 from synth.video import VideoWriter
 
 
 def run(resolutions=("720p", "1080p", "4k"), frames: int = 120, repeats: int = 3, seed: int = 1) -> dict:
-    import numpy as np
-
     rows = []
     t = time.perf_counter()
     tl = play("nine-ball", 1, seed)  # warms pooltool's compiled code
@@ -27,19 +25,14 @@ def run(resolutions=("720p", "1080p", "4k"), frames: int = 120, repeats: int = 3
     fps_media = 60
     for res in resolutions:
         w, h = RESOLUTIONS[res]
-        rng = np.random.default_rng(seed)
-        cam = random_camera(rng, tl.table, w, h)
-        rend = Renderer(tl.table, cam, Look.random(rng), seed=seed)
         # Frames from the busiest part of the clip: the break and the shot after it.
         seg = tl.segments[0]
         times = [seg.t0 - 0.5 + k / fps_media for k in range(frames)]
         render_fps, encode_fps = [], []
         for _ in range(repeats):
-            orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
-            last = {b: None for b in orient.R}
-            scenes = [_scene_at(tl, T, fps_media, orient, last, 4) for T in times]
+            scene = Scene(tl, w, h, seed, fps_media)
             t = time.perf_counter()
-            imgs = [rend.render(b, c[0] if c else None)[0] for b, c in scenes]
+            imgs = [scene.frame(T)[0] for T in times]
             render_fps.append(frames / (time.perf_counter() - t))
             with tempfile.TemporaryDirectory() as d:
                 t = time.perf_counter()

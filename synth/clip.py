@@ -355,46 +355,61 @@ class _Orient:
         self.R[ball] = rodrigues(rv) @ self.R[ball]
 
 
+class Scene:
+    """A timeline as one camera sees it. `frame(T)` gives the image, the occluder mask (cue,
+    hands, arm) and each ball's truth; the camera, lens and look are drawn from the seed.
+
+    The one place frames are made: clips, benchmarks and training crops all draw through it.
+    Frames must be asked for in time order (balls turn as they roll)."""
+
+    def __init__(self, tl: Timeline, width: int, height: int, seed: int, fps: int = 60):
+        rng = np.random.default_rng(seed + 1)
+        self.tl, self.fps = tl, fps
+        self.camera = random_camera(rng, tl.table, width, height)
+        self.look = Look.random(rng)
+        self.renderer = Renderer(tl.table, self.camera, self.look, seed=seed)
+        names = ["cue"] + [str(n) for n in range(1, 16)] + ["left", "right"]
+        self._orient = _Orient(names, rng)
+        self._last = {b: None for b in names}
+
+    def frame(self, T: float) -> tuple[np.ndarray, np.ndarray, dict]:
+        balls, cues = _scene_at(self.tl, T, self.fps, self._orient, self._last)
+        img, occ = self.renderer.render(balls, cues[0] if cues else None)
+        for extra in cues[1:]:
+            self.renderer._cue(img, occ, extra, True)
+        return img, occ, _truth(self.renderer, balls, occ)
+
+
 def render(tl: Timeline, out_dir: Path, *, resolution: str = "1080p", fps: int = 60, seed: int = 0,
            progress: Callable[[int, int], None] | None = None, yolo_every: int = 0) -> dict:
-    rng = np.random.default_rng(seed + 1)
     width, height = RESOLUTIONS[resolution]
-    table = tl.table
-    cam = random_camera(rng, table, width, height)
-    look = Look.random(rng)
-    look.blur_samples = 3 if fps >= 120 else 4
-    rend = Renderer(table, cam, look, seed=seed)
+    scene = Scene(tl, width, height, seed, fps)
     out_dir.mkdir(parents=True, exist_ok=True)
-    names = ["cue"] + [str(n) for n in range(1, 16)] + ["left", "right"]
-    orient = _Orient(names, rng)
     n_frames = int(math.ceil(tl.duration * fps))
-    last_t = {b: None for b in names}
     yolo = _Yolo(out_dir / "yolo") if yolo_every else None
     writer = VideoWriter(out_dir / "clip.mp4", fps, (width, height))
     frames_f = open(out_dir / "frames.jsonl", "w", encoding="utf-8")
     try:
         for k in range(n_frames):
             T = k / fps
-            balls, cues = _scene_at(tl, T, fps, orient, last_t, look.blur_samples)
-            img, occ = rend.render(balls, cues[0] if cues else None)
-            for extra_cue in cues[1:]:
-                rend._cue(img, occ, extra_cue, True)
-            truth = _truth(rend, balls, occ)
+            img, _, truth = scene.frame(T)
             writer.write(img)
             frames_f.write(json.dumps({"frame": k, "t": round(T, 4), "balls": truth}) + "\n")
             if yolo and k % yolo_every == 0:
-                yolo.add(k, img, truth, rend)
+                yolo.add(k, img, truth, scene.renderer)
             if progress:
                 progress(k + 1, n_frames)
     finally:
         writer.close()
         frames_f.close()
-    return {"camera": cam.to_dict(), "codec": writer.codec, "look": {"cloth": look.cloth_name, "noise": look.noise,
-                                              "vignette": look.vignette, "gradient": look.gradient},
+    look = scene.look
+    return {"camera": scene.camera.to_dict(), "codec": writer.codec,
+            "look": {"cloth": look.cloth_name, "noise": look.noise, "vignette": look.vignette,
+                     "gradient": look.gradient},
             "fps": fps, "resolution": [width, height], "frames": n_frames}
 
 
-def _scene_at(tl: Timeline, T: float, fps: int, orient: _Orient, last_t: dict, blur_k: int):
+def _scene_at(tl: Timeline, T: float, fps: int, orient: _Orient, last_t: dict):
     """The balls and cues to draw at media time T."""
     segs = tl.segments
     idx = 0

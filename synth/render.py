@@ -83,7 +83,6 @@ class Look:
     gradient: float  # lighting fall-off across the bed, 0..1
     vignette: float
     noise: float  # sensor noise sigma (grey levels)
-    blur_samples: int = 4
     skin: tuple[int, int, int] = (120, 150, 200)
     shirt: tuple[int, int, int] = (60, 60, 60)
     cloth_name: str = "blue"

@@ -30,34 +30,25 @@ def test_the_shipped_model_loads_offline_with_its_classes(no_network):
     assert probs.shape == (1, 17) and probs.sum() == pytest.approx(1.0, abs=1e-4)
 
 
-def held_out_crops(n_clips=2, frames=4):
-    """Labelled crops from rendered frames of seeds the model never trained on."""
+def held_out_crops(n_clips=2):
+    """Labelled crops of resting balls from rendered frames of seeds the model never trained on."""
     pytest.importorskip("pooltool", reason="the synth extra is not installed")
-    from cueref.table import Table
-    from synth.clip import _Orient, _scene_at, play, random_camera
-    from synth.render import Look, Renderer
+    from synth.clip import Scene, play
     from vision.crops import cut
 
-    T = Table()
     crops, labels = [], []
     for seed in range(9500, 9500 + n_clips):
-        rng = np.random.default_rng(seed)
-        tl = play("rotation-61", 2, seed)
-        cam = random_camera(rng, T, 1920, 1080)
-        rend = Renderer(T, cam, Look.random(rng), seed=seed)
-        orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
-        last = {b: None for b in orient.R}
-        for t in np.linspace(tl.segments[0].t0 - 0.5, tl.segments[-1].end, frames):
-            balls, _ = _scene_at(tl, float(t), 60, orient, last, 4)
-            img, _ = rend.render(balls)
-            for b in balls:
-                if b.blur:
+        tl = play("rotation-61", 3, seed)
+        scene = Scene(tl, 1920, 1080, seed)
+        for t in [s.t0 - 0.3 for s in tl.segments] + [tl.segments[-1].end + 0.5]:
+            img, _, truth = scene.frame(float(t))
+            for b, (u, v, x, y, h, vis) in truth.items():
+                if vis < 0.8:
                     continue
-                c, r = rend.ball_pixel(b.xy, b.h)
-                crop = cut(img, c[0], c[1], r)
+                crop = cut(img, u, v, scene.renderer.ball_pixel((x, y), h)[1])
                 if crop is not None:
                     crops.append(crop)
-                    labels.append(b.name)
+                    labels.append(b)
     return crops, labels
 
 

@@ -14,8 +14,7 @@ HELD_OUT = 9000  # training uses seeds from 2000 (cueref train --seed); these ar
 
 def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT) -> dict:
     from cueref.table import Table
-    from synth.clip import RESOLUTIONS, _Orient, _scene_at, play, random_camera
-    from synth.render import Look, Renderer
+    from synth.clip import RESOLUTIONS, Scene, play
     from vision.calibrate import CalibrationError, auto
     from vision.detect import BallDetector
 
@@ -32,13 +31,11 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
             rng = np.random.default_rng(s)
             game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
             tl = play(game, 3, s)
-            cam = random_camera(rng, T, w, h)
-            rend = Renderer(T, cam, Look.random(rng), seed=s)
-            orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
-            last = {b: None for b in orient.R}
+            scene = Scene(tl, w, h, s)
+            cam = scene.camera
             t_first = tl.segments[0].t0 - 0.5
             try:
-                cal = auto(rend.render(_scene_at(tl, t_first, 60, orient, last, 4)[0])[0], T)
+                cal = auto(scene.frame(t_first)[0], T)
             except CalibrationError:
                 fn += 16 * frames
                 continue
@@ -48,34 +45,32 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
             cal_err.append(float(np.median(np.hypot(*(cal.to_table(px) - grid).T))))
             det = BallDetector(cal)
             for t in np.linspace(t_first, tl.segments[-1].end, frames):
-                balls, cues = _scene_at(tl, float(t), 60, orient, last, 4)
-                img, occ = rend.render(balls, cues[0] if cues else None)
+                img, _, truth = scene.frame(float(t))
                 t0 = time.perf_counter()
                 obs = det.observe(img)
                 times.append(time.perf_counter() - t0)
                 used = set()
-                for b in balls:
-                    c, r = rend.ball_pixel(b.xy, b.h)
-                    x0, y0 = int(c[0] - r), int(c[1] - r)
-                    m = occ[max(y0, 0):y0 + int(2 * r) + 1, max(x0, 0):x0 + int(2 * r) + 1]
-                    half_visible = not (m.size and (m > 0).mean() > 0.5)
+                for b, (u, v, x, y, hgt, vis) in truth.items():
+                    if b in ("left", "right"):
+                        continue
+                    r = scene.renderer.ball_pixel((x, y), hgt)[1]
                     best = None
                     for i, o in enumerate(obs):
-                        d = float(np.hypot(o.px[0] - c[0], o.px[1] - c[1]))
+                        d = float(np.hypot(o.px[0] - u, o.px[1] - v))
                         if i not in used and d < 0.6 * r and (best is None or d < best[0]):
                             best = (d, i)
                     if best is None:
-                        if half_visible and b.name not in ("left", "right"):
+                        if vis >= 0.5:  # the floors count balls at least half visible
                             fn += 1
                         continue
                     used.add(best[1])
                     o = obs[best[1]]
                     tp += 1
-                    if not b.blur:
-                        errs.append(float(np.hypot(o.mm[0] - b.xy[0], o.mm[1] - b.xy[1])))
-                    right += o.ball == b.name
-                    if o.ball != b.name:
-                        confusion[(b.name, o.ball)] += 1
+                    if hgt <= T.R + 0.5:
+                        errs.append(float(np.hypot(o.mm[0] - x, o.mm[1] - y)))
+                    right += o.ball == b
+                    if o.ball != b:
+                        confusion[(b, o.ball)] += 1
                 fp += len(obs) - len(used)
         n = tp + fn
         rows.append({

@@ -25,15 +25,23 @@ def cut(img: np.ndarray, u: float, v: float, r: float) -> np.ndarray | None:
     if u - s < 0 or v - s < 0 or u + s >= img.shape[1] or v + s >= img.shape[0]:
         return None
     M = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(img, M, (SIZE, SIZE), flags=cv2.INTER_AREA)
+    # warpAffine has no area averaging: shrink a large crop with resize first, then place it.
+    if s > SIZE:
+        x0, y0 = int(np.floor(u - s)), int(np.floor(v - s))
+        x1, y1 = int(np.ceil(u + s)) + 1, int(np.ceil(v + s)) + 1
+        patch = img[y0:y1, x0:x1]
+        f = SIZE / (2 * s)
+        small = cv2.resize(patch, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        M = np.float32([[1, 0, -(u - s - x0) * f], [0, 1, -(v - s - y0) * f]])
+        return cv2.warpAffine(small, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(img, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
 
 
 def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int = 5, negatives_per_frame: int = 4,
           resolutions=((1920, 1080), (1280, 720)), progress=None) -> dict[str, int]:
     """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val."""
     from cueref.table import Table
-    from synth.clip import _Orient, _scene_at, play, random_camera
-    from synth.render import Look, Renderer
+    from synth.clip import Scene, play
     from vision.calibrate import CalibrationError, auto
     from vision.locate import Locator
 
@@ -45,30 +53,21 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int
         game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
         tl = play(game, 3, seed)
         w, h = resolutions[k % len(resolutions)]
-        cam = random_camera(rng, T, w, h)
-        rend = Renderer(T, cam, Look.random(rng), seed=seed)
-        orient = _Orient(["cue"] + [str(n) for n in range(1, 16)], rng)
-        last = {b: None for b in orient.R}
+        scene = Scene(tl, w, h, seed)
         start, end = tl.segments[0].t0 - 1.0, tl.segments[-1].end
         loc = None
         for j, t in enumerate(np.linspace(start, end, frames_per_seed)):
-            balls, cues = _scene_at(tl, float(t), 60, orient, last, 4)
-            img, occ = rend.render(balls, cues[0] if cues else None)
+            img, _, truth = scene.frame(float(t))
             centres = []
-            for b in balls:
-                c, r = rend.ball_pixel(b.xy, b.h)
-                centres.append((c, r))
-                if b.name not in CLASSES:
-                    continue
-                # Visible fraction: the occluder mask over the ball's disc.
-                x0, y0 = int(c[0] - r), int(c[1] - r)
-                m = occ[max(y0, 0):y0 + int(2 * r) + 1, max(x0, 0):x0 + int(2 * r) + 1]
-                if m.size and (m > 0).mean() > 0.2:
+            for b, (u, v, x, y, hgt, vis) in truth.items():
+                r = scene.renderer.ball_pixel((x, y), hgt)[1]
+                centres.append(((u, v), r))
+                if b not in CLASSES or vis < 0.8:
                     continue
                 jitter = rng.normal(0, 0.15 * r, 2)  # the locator is not exact: train for it
-                crop = cut(img, c[0] + jitter[0], c[1] + jitter[1], r * rng.uniform(0.93, 1.07))
+                crop = cut(img, u + jitter[0], v + jitter[1], r * rng.uniform(0.93, 1.07))
                 if crop is not None:
-                    _save(root, split, b.name, f"s{seed}_f{j}_{b.name}", crop, counts)
+                    _save(root, split, b, f"s{seed}_f{j}_{b}", crop, counts)
             if loc is None:
                 try:
                     loc = Locator(auto(img, T))
