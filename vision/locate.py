@@ -8,8 +8,8 @@ refined at full resolution: a few mean-shift steps of the difference inside the 
 fit of the ball's rim with its known radius. The
 crop classifier (to come, vision issue) names each candidate or rejects it (a hand, the cue, chalk).
 
-Status: with the classifier (detect.py), `cueref bench vision` measures at 1080p recall 96.4 %,
-precision 92.5 %, centre error median 1.7 mm and p95 9.1 mm, 22 frames per second — short of the
+Status: with the classifier (detect.py), `cueref bench vision` measures at 1080p recall 95.2 %,
+precision 96.1 %, centre error median 1.4 mm and p95 6.7 mm, 22 frames per second — short of the
 vision floors (99.5 %, 2 mm / 5 mm, 120 fps). The misses are balls inside tight racks (their
 disc peaks merge); the time goes to the colour difference at half resolution and the Python
 work per candidate. Next: separate rack balls by their rims, vectorise the refinement.
