@@ -109,3 +109,22 @@ def test_cli_calibrates_the_sample_clip_like_its_truth(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "cueref", "calibrate", "README.md"], capture_output=True, text=True,
                          cwd=root, timeout=60)
     assert bad.returncode == 2 and "cannot read an image" in bad.stderr
+
+
+def test_auto_tells_the_head_from_a_lag_and_from_a_rack():
+    import cv2
+    from pathlib import Path
+
+    from cueref.camera import Camera
+
+    root = Path(__file__).resolve().parents[1] / "datasets" / "sample"
+    truth = json.loads((root / "truth.json").read_text())
+    cam = Camera.from_dict(truth["camera"])
+    brk = next(s for s in truth["shots"] if s["kind"] == "break")
+    cap = cv2.VideoCapture(str(root / "clip.mp4"))
+    for frame in (0, brk["frames"][0]):  # the lag balls waiting behind the head string; the rack
+        cap.set(cv2.CAP_PROP_POS_FRAMES, frame)
+        ok, img = cap.read()
+        assert ok
+        cal = auto(img, T)
+        assert np.hypot(*np.subtract(cal.corners_px["head-left"], nose_corners(cam)["head-left"])) < 1.0, frame

@@ -178,8 +178,9 @@ def _undistort_many(pts: np.ndarray, k1: float, cx: float, cy: float, f0: float)
 # --- automatic -----------------------------------------------------------------------------------
 
 def auto(image: np.ndarray, table: Table, head: str = "auto") -> Calibration:
-    """Calibrate from one frame. `head`: 'auto' (the end away from the rack, else the image's left
-    or top end), or the image side the head cushion is on: 'left', 'right', 'top', 'bottom'."""
+    """Calibrate from one frame. `head`: 'auto' (the end away from a rack, or the end where a few
+    balls wait near the string — a lag, the cue ball in the kitchen — else the image's left or top
+    end), or the image side the head cushion is on: 'left', 'right', 'top', 'bottom'."""
     h, w = image.shape[:2]
     quad = _cloth_quad(image)
     sides = _nose_points(image, quad)
@@ -387,7 +388,7 @@ def _name_corners(corners, image, head: str, quad) -> dict[str, tuple[float, flo
     ends = (0, 2) if lengths[0] + lengths[2] < lengths[1] + lengths[3] else (1, 3)
     mids = {e: (c[e] + c[(e + 1) % 4]) / 2 for e in ends}
     centre = c.mean(axis=0)
-    head_end = _choose_head(image, mids, centre, head)
+    head_end = _choose_head(image, mids, centre, head, corners)
     foot_end = ends[1] if head_end == ends[0] else ends[0]
     d = mids[foot_end] - mids[head_end]  # head → foot, in the image
     left_dir = np.array([d[1], -d[0]])  # image y points down: this is the shooter's left
@@ -398,28 +399,38 @@ def _name_corners(corners, image, head: str, quad) -> dict[str, tuple[float, flo
     return {"head-left": tuple(hl), "foot-left": tuple(fl), "foot-right": tuple(fr), "head-right": tuple(hr)}
 
 
-def _choose_head(image, mids: dict, centre, head: str) -> int:
+def _choose_head(image, mids: dict, centre, head: str, corners=None) -> int:
     ends = list(mids)
     if head in ("left", "right", "top", "bottom"):
         axis, sign = {"left": (0, -1), "right": (0, 1), "top": (1, -1), "bottom": (1, 1)}[head]
         return max(ends, key=lambda e: sign * mids[e][axis])
-    # 'auto': the rack (many balls close together) sits at the foot; else the image's left/top end.
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    sat = grey[..., 1].astype(np.float32)
-    val = grey[..., 2].astype(np.float32)
-    med_s, med_v = np.median(sat), np.median(val)
-    busy = (np.abs(sat - med_s) > 60) | (np.abs(val - med_v) > 70)
-    scores = {}
+    # 'auto': a rack (many balls close together around a spot) marks the foot; failing that, a few
+    # balls alone in the band around one end's string (a lag, the cue ball in the kitchen) mark
+    # the head; failing that, the image's left or top end.
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    sat = hsv[..., 1].astype(np.float32)
+    val = hsv[..., 2].astype(np.float32)
+    busy = ((np.abs(sat - np.median(sat)) > 60) | (np.abs(val - np.median(val)) > 70)).astype(np.uint8)
+    a, b = ends
+    spot = {}
     for e in ends:
-        p = centre + 0.5 * (mids[e] - centre)  # the foot spot region of that end
+        p = centre + 0.5 * (mids[e] - centre)  # that end's spot
         r = 0.18 * np.linalg.norm(mids[e] - centre)
         x0, x1 = int(max(p[0] - r, 0)), int(min(p[0] + r, image.shape[1]))
         y0, y1 = int(max(p[1] - r, 0)), int(min(p[1] + r, image.shape[0]))
-        scores[e] = float(busy[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
-    a, b = ends
-    if max(scores.values()) > 0.02 and max(scores.values()) > 3.0 * min(scores.values()) + 1e-6:
-        foot = max(ends, key=lambda e: scores[e])
-        return b if foot == a else a
+        spot[e] = float(busy[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+    rack = max(ends, key=lambda e: spot[e])
+    if spot[rack] > 0.02 and spot[rack] > 3.0 * min(spot.values()) + 1e-6:
+        return b if rack == a else a
+    if corners is not None:
+        c = np.array(corners, np.float32)
+        src = np.float32([c[a], c[(a + 1) % 4], c[b], c[(b + 1) % 4]])
+        dst = np.float32([[0, 0], [0, 200], [400, 200], [400, 0]])
+        flat = cv2.warpPerspective(busy, cv2.getPerspectiveTransform(src, dst), (400, 200), flags=cv2.INTER_NEAREST)
+        band = {a: float(flat[10:190, 48:152].mean()), b: float(flat[10:190, 248:352].mean())}
+        few = max(ends, key=lambda e: band[e])
+        if band[few] > 0.003 and band[few] > 3.0 * min(band.values()) + 1e-6:
+            return few
     horizontal = abs(mids[a][0] - mids[b][0]) >= abs(mids[a][1] - mids[b][1])
     axis = 0 if horizontal else 1
     return min(ends, key=lambda e: mids[e][axis])
