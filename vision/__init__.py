@@ -1,1 +1,1 @@
-"""Frames → table calibration and ball observations (see the vision issue; not built yet)."""
+"""Frames → table calibration and ball observations: calibrate, locate, identify (ONNX), detect."""
