@@ -147,7 +147,7 @@ def _detect(args) -> int:
                                      f"is for {size[0]}x{size[1]}")
                 if args.save_calibration:
                     cal.save(args.save_calibration)
-                det = BallDetector(cal)
+                det = BallDetector(cal, game=args.game)
             for obs in det.observe(img, k, t):
                 sys.stdout.write(json.dumps(obs.to_dict()) + "\n")
             sys.stdout.flush()
@@ -273,6 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--save-calibration", type=Path, help="save the calibration found")
     d.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
     d.add_argument("--every", type=_positive, default=1, metavar="N", help="every Nth frame of a video")
+    d.add_argument("--game", choices=["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"],
+                   help="only name the balls this game has")
     d.set_defaults(func=_detect)
 
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",

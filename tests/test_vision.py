@@ -86,6 +86,10 @@ def test_detect_finds_the_sample_clips_balls(tmp_path):
         near = [o for o in obs if np.hypot(o["mm"][0] - x, o["mm"][1] - y) < 15.0]
         found += bool(near)
     assert found >= 0.8 * len(true)  # the rack and the cue ball before the break (720p): 8 of 10 measured
+    res = subprocess.run([sys.executable, "-m", "cueref", "detect", str(tmp_path / "frame.png"), "--game", "nine-ball"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    named = {o["ball"] for o in map(json.loads, res.stdout.splitlines())}
+    assert res.returncode == 0 and named <= {"cue", "unknown"} | {str(n) for n in range(1, 10)}
     assert all({"frame", "t", "ball", "probs", "px", "mm", "sigma_mm"} <= set(o) for o in obs)
 
 

@@ -43,7 +43,7 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
                                                             np.linspace(100, T.W - 100, 4))], 1)
             px = cam.project(np.hstack([grid, np.full((len(grid), 1), T.R)]))
             cal_err.append(float(np.median(np.hypot(*(cal.to_table(px) - grid).T))))
-            det = BallDetector(cal)
+            det = BallDetector(cal, game=game)
             for t in np.linspace(t_first, tl.segments[-1].end, frames):
                 img, _, truth = scene.frame(float(t))
                 t0 = time.perf_counter()

@@ -38,10 +38,18 @@ class Observation:
 
 
 class BallDetector:
-    def __init__(self, cal: Calibration, identifier: Identifier | None = None):
+    def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None):
+        """`game` restricts the names to that game's balls (nine-ball has no 10)."""
         self.cal = cal
         self.locator = Locator(cal)
         self.ident = identifier or Identifier()
+        allowed = None
+        if game is not None:
+            from cueref.records import OBJECT_BALLS  # noqa: PLC0415
+
+            allowed = {"cue", "none"} | {str(n) for n in range(1, OBJECT_BALLS[game] + 1)}
+        self.mask = np.array([1.0 if allowed is None or c in allowed else 0.0 for c in self.ident.classes],
+                             np.float32)
         # Millimetres per pixel near the table's centre, for the uncertainty.
         c = cal.to_pixel([[cal.table.L / 2, cal.table.W / 2], [cal.table.L / 2 + 100.0, cal.table.W / 2]])
         self.mm_per_px = 100.0 / float(np.hypot(*(c[1] - c[0])))
@@ -65,7 +73,8 @@ class BallDetector:
             if crop is not None:
                 kept.append(px)
                 crops.append(crop)
-        probs = self.ident.probabilities(crops)
+        probs = self.ident.probabilities(crops) * self.mask
+        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
         out: list[Observation] = []
         best: dict[str, int] = {}
         for px, p in zip(kept, probs):
