@@ -6,6 +6,9 @@ import json
 import sys
 from pathlib import Path
 
+from cueref.records import GAMES
+from cueref.table import TABLES
+
 EXIT_BAD_INPUT = 2
 
 
@@ -59,8 +62,8 @@ def _synth(args) -> int:
     if args.scenarios and args.table != "9ft":
         print("cueref synth: the staged scenarios are laid out on a 9 ft table (--table 9ft)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from synth.clip import make_clip, make_scenarios
     from cueref.progress import Progress
+    from synth.clip import make_clip, make_scenarios
 
     progress = None if args.quiet else Progress()
     kw = dict(resolution=args.resolution, fps=args.fps, table=args.table, yolo_every=args.yolo_every,
@@ -215,6 +218,15 @@ def _positive(text: str) -> int:
     return n
 
 
+def _media_args(p: argparse.ArgumentParser) -> None:
+    """The picture and the table it shows, as calibrate and detect take them."""
+    p.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
+    p.add_argument("--table", choices=list(TABLES), default="9ft")
+    p.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
+                   help="the image side the head cushion is on (auto: away from a rack, or where a few balls "
+                        "wait by the head string; else the image's left/top end)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cueref", description="A computer-vision referee for pool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -234,14 +246,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "(shot records from the physics), rulings.jsonl (the adjudicator's), truth.json "
                     "(camera, shots), frames.jsonl (per-frame ball centres, pixels and mm, visibility) "
                     "and, with --yolo-every, a YOLO dataset. The same seed gives the same clip.")
-    g.add_argument("--game", choices=["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"],
+    g.add_argument("--game", choices=GAMES,
                    default="nine-ball")
     g.add_argument("--shots", type=int, default=10, help="shots to play (after the lag, if any)")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--out", type=Path, required=True, help="folder to write the clip into")
     g.add_argument("--resolution", choices=["720p", "1080p", "4k"], default="1080p")
     g.add_argument("--fps", type=int, choices=[30, 60, 120], default=60)
-    g.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
+    g.add_argument("--table", choices=list(TABLES), default="9ft")
     g.add_argument("--lag", action="store_true", help="start with a lag for the break (WPA 1.2)")
     g.add_argument("--scenarios", action="store_true",
                    help="instead of a game: one staged shot of every scenario type (fouls, jumps, lags...)")
@@ -254,10 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Calibrate the camera from the picture: the cushion nose lines, the lens's "
                                    "radial distortion, the camera pose; prints the calibration as JSON and "
                                    "saves it with --out (for --calibration elsewhere).")
-    c.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
-    c.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
-    c.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
-                   help="the image side the head cushion is on (auto: away from the rack, else left/top)")
+    _media_args(c)
     c.add_argument("--at", type=float, default=0.0, metavar="SECONDS",
                    help="for a video: calibrate on the frame at this time (a frame with the rack tells the head)")
     c.add_argument("--out", type=Path, help="save the calibration here")
@@ -267,13 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Find the table, then every ball on the bed: one JSON line per ball per frame "
                                    "with the frame, the ball (or 'unknown'), class probabilities, the centre in "
                                    "pixels and in table mm, and its uncertainty.")
-    d.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
-    d.add_argument("--table", choices=["7ft", "8ft", "9ft"], default="9ft")
+    _media_args(d)
     d.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
     d.add_argument("--save-calibration", type=Path, help="save the calibration found")
-    d.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
     d.add_argument("--every", type=_positive, default=1, metavar="N", help="every Nth frame of a video")
-    d.add_argument("--game", choices=["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"],
+    d.add_argument("--game", choices=GAMES,
                    help="only name the balls this game has")
     d.set_defaults(func=_detect)
 

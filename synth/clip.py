@@ -36,7 +36,6 @@ from synth.scenario import Plan, plan_break, plan_shot
 from synth.video import VideoWriter
 
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
-GAMES = ("eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61")
 
 
 @dataclass

@@ -10,11 +10,11 @@ import random
 from dataclasses import dataclass, field
 
 from adjudicate.racks import rack
+from cueref.records import GAMES
 from cueref.table import Table
 from synth.physics import Strike, aim_direction
 from synth.scenario import Plan, plan_break
 
-GAMES = ("eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61")
 LAG_VARIANTS = ("clean", "late", "cross", "side", "strong", "close", "pocketed", "off", "foul", "both")
 
 

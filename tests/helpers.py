@@ -12,6 +12,8 @@ from adjudicate.engine import new_game, step
 from cueref.records import parse_entry, parse_header
 
 L, W = 2540.0, 1270.0
+D = 57.15
+ROW_DX = D * 3 ** 0.5 / 2  # distance between rows of frozen balls
 HEAD_X = L / 4
 FOOT_SPOT = (3 * L / 4, W / 2)
 HEAD_SPOT = (L / 4, W / 2)
@@ -161,3 +163,18 @@ def play(h, position, *entries, extra="8"):
 
 def play_one(h, position, *entries, extra="8"):
     return play(h, position, *entries, extra=extra)[-1]
+
+
+def rack_spots() -> list[tuple[float, float]]:
+    """The 15 frozen-ball positions of a triangle with its apex on the foot spot, row by row —
+    computed here from the geometry, not by the engine."""
+    out = []
+    for i, n in enumerate([1, 2, 3, 4, 5]):
+        for j in range(n):
+            out.append((FOOT_SPOT[0] + i * ROW_DX, FOOT_SPOT[1] + (j - (n - 1) / 2) * D))
+    return out
+
+
+def full_rack() -> dict[str, tuple[float, float]]:
+    """Balls 1–15 in order on `rack_spots` (the 1 at the apex: VN 80)."""
+    return {str(n): p for n, p in zip(range(1, 16), rack_spots())}

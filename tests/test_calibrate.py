@@ -112,8 +112,9 @@ def test_cli_calibrates_the_sample_clip_like_its_truth(tmp_path):
 
 
 def test_auto_tells_the_head_from_a_lag_and_from_a_rack():
-    import cv2
     from pathlib import Path
+
+    import cv2
 
     from cueref.camera import Camera
 

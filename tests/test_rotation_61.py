@@ -19,6 +19,7 @@ from helpers import (
     cross,
     decision,
     disturbed,
+    full_rack,
     header,
     hit,
     off,
@@ -50,17 +51,6 @@ def S(before, events, **kw):
     return shot(before, events, t0=next(_T), **kw)
 
 
-def rack_spots():
-    out = []
-    for i, n in enumerate([1, 2, 3, 4, 5]):
-        for j in range(n):
-            out.append((FOOT[0] + i * ROW_DX, FOOT[1] + (j - (n - 1) / 2) * D))
-    return out
-
-
-def full_rack():
-    """The 1 at the apex on the foot spot (VN 80), the others in order."""
-    return {str(n): p for n, p in zip(range(1, 16), rack_spots())}
 
 
 def near(p, q, tol=0.06):

@@ -16,11 +16,13 @@ from helpers import (
     codes,
     cross,
     decision,
+    full_rack,
     header,
     hit,
     off,
     penalised,
     pot,
+    rack_spots,
     rail,
     rule,
     rule_one,
@@ -39,17 +41,6 @@ CENTRE = (1270.0, 635.0)
 ROW_DX = D * math.sqrt(3) / 2  # distance between rows of frozen balls
 
 
-def rack_spots() -> list[tuple[float, float]]:
-    """The 15 frozen-ball positions of a triangle whose apex is on the foot spot, row by row."""
-    out = []
-    for i, n in enumerate([1, 2, 3, 4, 5]):
-        for j in range(n):
-            out.append((FOOT[0] + i * ROW_DX, FOOT[1] + (j - (n - 1) / 2) * D))
-    return out
-
-
-def full_rack() -> dict[str, tuple[float, float]]:
-    return {str(n): p for n, p in zip(range(1, 16), rack_spots())}
 
 
 def near(p, q, tol=0.06):
@@ -615,8 +606,8 @@ def test_wpa_7_4_the_shot_clock_restarts_after_the_rerack():
     # With a 35 s clock, the shot after a 14-ball re-rack is not timed from the last ball's stop.
     h = header("straight-pool", target_score=100, shot_clock_s=35)
     one_left = {"cue": (900.0, 500.0), "7": (1500.0, 300.0), "12": (800.0, 1000.0)}
-    brk = shot({**full_rack_sp(), "cue": (500.0, 640.0)}, [strike(), cross(0.1), hit(0.3, "1"),
-               *[pot(0.8 + 0.01 * i, b, "foot-left") for i, b in enumerate(b for b in full_rack_sp() if b not in ("7", "12"))],
+    brk = shot({**full_rack(), "cue": (500.0, 640.0)}, [strike(), cross(0.1), hit(0.3, "1"),
+               *[pot(0.8 + 0.01 * i, b, "foot-left") for i, b in enumerate(b for b in full_rack() if b not in ("7", "12"))],
                stop(4.0)], after=one_left, t0=0.0, called={"ball": "1", "pocket": "foot-left"})
     pot7 = shot(one_left, [strike(), hit(0.3, "7"), pot(0.9, "7", "side-left"), stop(3.0)], t0=10.0,
                 after={"cue": (1000.0, 450.0), "12": (800.0, 1000.0)}, called={"ball": "7", "pocket": "side-left"})
@@ -627,6 +618,3 @@ def test_wpa_7_4_the_shot_clock_restarts_after_the_rerack():
     r = rule(h, brk, pot7, later)[0][-1]
     assert "shot_clock" not in codes(r)
 
-
-def full_rack_sp():
-    return {str(n + 1): p for n, p in enumerate(rack_spots())}

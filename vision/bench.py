@@ -13,6 +13,7 @@ HELD_OUT = 9000  # training uses seeds from 2000 (cueref train --seed); these ar
 
 
 def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT) -> dict:
+    from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import RESOLUTIONS, Scene, play
     from vision.calibrate import CalibrationError, auto
@@ -29,7 +30,7 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
         for k in range(clips):
             s = seed + k
             rng = np.random.default_rng(s)
-            game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
+            game = str(rng.choice(GAMES))
             tl = play(game, 3, s)
             scene = Scene(tl, w, h, s)
             cam = scene.camera

@@ -40,6 +40,7 @@ def cut(img: np.ndarray, u: float, v: float, r: float) -> np.ndarray | None:
 def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int = 5, negatives_per_frame: int = 4,
           resolutions=((1920, 1080), (1280, 720)), progress=None) -> dict[str, int]:
     """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val."""
+    from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import Scene, play
     from vision.calibrate import CalibrationError, auto
@@ -50,7 +51,7 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int
     for k, seed in enumerate(seeds):
         split = "val" if k % val_every == val_every - 1 else "train"
         rng = np.random.default_rng(seed)
-        game = str(rng.choice(["eight-ball", "nine-ball", "ten-ball", "straight-pool", "rotation-61"]))
+        game = str(rng.choice(GAMES))
         tl = play(game, 3, seed)
         w, h = resolutions[k % len(resolutions)]
         scene = Scene(tl, w, h, seed)
