@@ -6,10 +6,9 @@ centres in table mm, and its uncertainty.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from cueref.observation import Observation
 from vision.calibrate import Calibration
 from vision.crops import cut
 from vision.identify import Identifier
@@ -17,24 +16,6 @@ from vision.locate import Locator
 
 SURE = 0.5  # below this probability a ball is reported as "unknown"
 PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rendered 1080p frames
-
-
-@dataclass
-class Observation:
-    frame: int
-    t: float
-    ball: str
-    probs: dict[str, float]
-    px: tuple[float, float]
-    mm: tuple[float, float]
-    sigma_mm: float
-
-    def to_dict(self) -> dict:
-        top = sorted(self.probs.items(), key=lambda kv: -kv[1])[:3]
-        return {"frame": self.frame, "t": round(self.t, 4), "ball": self.ball,
-                "probs": {k: round(v, 4) for k, v in top},
-                "px": [round(self.px[0], 2), round(self.px[1], 2)],
-                "mm": [round(self.mm[0], 1), round(self.mm[1], 1)], "sigma_mm": round(self.sigma_mm, 2)}
 
 
 class BallDetector:
