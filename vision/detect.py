@@ -6,13 +6,14 @@ centres in table mm, and its uncertainty.
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from cueref.observation import Observation
 from vision.calibrate import Calibration
-from vision.crops import cut
+from vision.crops import HALF, SIZE, cut
 from vision.identify import Identifier
-from vision.locate import Locator
+from vision.locate import Candidate, Locator
 
 SURE = 0.5  # below this probability a ball is reported as "unknown"
 PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rendered 1080p frames
@@ -34,38 +35,52 @@ class BallDetector:
         # Millimetres per pixel near the table's centre, for the uncertainty.
         c = cal.to_pixel([[cal.table.L / 2, cal.table.W / 2], [cal.table.L / 2 + 100.0, cal.table.W / 2]])
         self.mm_per_px = 100.0 / float(np.hypot(*(c[1] - c[0])))
+        # The pockets' mouths: a dark hole the locator takes for a ball (and the classifier, too,
+        # for the 8). A candidate there must show a lit part (a highlight, the number's disc).
+        L, W, R = cal.table.L, cal.table.W, cal.table.R
+        self.pockets = np.array([[0, 0], [L / 2, 0], [L, 0], [0, W], [L / 2, W], [L, W]], float)
+        self.pocket_zone = 3.0 * R
+        yy, xx = np.mgrid[0:SIZE, 0:SIZE] - (SIZE - 1) / 2
+        self._disc = np.hypot(xx, yy) <= 0.8 / HALF * SIZE / 2
+
+    def _lit(self, crop: np.ndarray) -> bool:
+        L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0][self._disc]
+        return float(np.percentile(L, 98)) > self.locator.cloth_L + 40.0
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
-        # Classify at the coarse centres (cheap, batched) to drop the sure non-balls, refine the
-        # rest to a fraction of a pixel, and classify the refined crops.
-        cands = self.locator.candidates(img, refine=False)
-        coarse = [(c, cut(img, c.px[0], c.px[1], c.radius_px)) for c in cands]
-        coarse = [(c, crop) for c, crop in coarse if crop is not None]
+        # Locate and refine every candidate (vectorised), classify their crops in one batch.
+        loc = self.locator
+        cands = loc.candidates(img, refine=False)
         names = self.ident.classes
         none = names.index("none") if "none" in names else None
-        p0 = self.ident.probabilities([crop for _, crop in coarse])
-        cache: dict = {}
+        if cands:
+            pts = loc.refine_points(img, np.array([c.px for c in cands]))
+            cands = [Candidate((float(p[0]), float(p[1])), c.score, c.radius_px) for p, c in zip(pts, cands)]
         kept, crops = [], []
-        for (c, _), p in zip(coarse, p0):
-            if none is not None and p[none] >= 0.9:
+        near = np.zeros(len(cands), bool)
+        if cands:
+            mm = self.cal.to_table([c.px for c in cands])
+            near = np.min(np.hypot(*(mm[:, None, :] - self.pockets[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone
+        for c, at_pocket in zip(cands, near):
+            crop = cut(img, c.px[0], c.px[1], c.radius_px)
+            if crop is not None and at_pocket and not self._lit(crop):
                 continue
-            px = self.locator.refine_point(img, c.px, cache)
-            crop = cut(img, px[0], px[1], c.radius_px)
             if crop is not None:
-                kept.append(px)
+                kept.append(c.px)
                 crops.append(crop)
         probs = self.ident.probabilities(crops) * self.mask
         probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
         out: list[Observation] = []
         best: dict[str, int] = {}
-        for px, p in zip(kept, probs):
-            k = int(np.argmax(p))
-            if names[k] == "none":
-                continue
+        ks = probs.argmax(axis=1) if len(probs) else np.zeros(0, int)
+        balls = [i for i, k in enumerate(ks) if names[k] != "none"]
+        mms = self.cal.to_table([kept[i] for i in balls]) if balls else []
+        sigma = PIXEL_SIGMA * self.mm_per_px
+        for i, mm in zip(balls, mms):
+            px, p, k = kept[i], probs[i], int(ks[i])
             label = names[k] if p[k] >= SURE else "unknown"
-            mm = self.cal.to_table([px])[0]
             obs = Observation(frame, t, label, {n: float(v) for n, v in zip(names, p) if n != "none"},
-                              px, (float(mm[0]), float(mm[1])), PIXEL_SIGMA * self.mm_per_px)
+                              px, (float(mm[0]), float(mm[1])), sigma)
             # One ball of each number: a second claimant keeps its probabilities but is "unknown".
             if label != "unknown" and label in best:
                 j = best[label]

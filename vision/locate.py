@@ -32,16 +32,28 @@ class Candidate:
 
 
 class Locator:
-    def __init__(self, cal: Calibration, scale: float = 0.5, min_score: float = 9.0):
+    def __init__(self, cal: Calibration, scale: float = 0.5, min_score: float = 15.0):
         self.cal, self.scale, self.min_score = cal, scale, min_score
         self.refine = True
         cam, t = cal.camera, cal.table
         self.r_full = float(cam.fx * t.R / cam.depth(np.array([[t.L / 2, t.W / 2, t.R]]))[0])
         self.r = self.r_full * scale
-        w, h = int(round(cam.width * scale)), int(round(cam.height * scale))
+        step = int(round(1 / scale))
+        # Work only on the bed's bounding box (with a margin for the filters and the rim rays),
+        # cut on a grid of `step` so the half-resolution pixels line up with the full image's.
+        corners = cal.to_pixel([[-0.3 * t.R, -0.3 * t.R], [t.L + 0.3 * t.R, -0.3 * t.R], [t.L / 2, -0.3 * t.R],
+                                [t.L + 0.3 * t.R, t.W + 0.3 * t.R], [-0.3 * t.R, t.W + 0.3 * t.R],
+                                [t.L / 2, t.W + 0.3 * t.R], [-0.3 * t.R, t.W / 2], [t.L + 0.3 * t.R, t.W / 2]])
+        m = 2.0 * self.r_full + 4
+        x0 = max(0, int(np.floor((corners[:, 0].min() - m) / step)) * step)
+        y0 = max(0, int(np.floor((corners[:, 1].min() - m) / step)) * step)
+        x1 = min(cam.width // step * step, int(np.ceil((corners[:, 0].max() + m) / step)) * step)
+        y1 = min(cam.height // step * step, int(np.ceil((corners[:, 1].max() + m) / step)) * step)
+        self.roi = (x0, y0, x1, y1)
+        w, h = (x1 - x0) // step, (y1 - y0) // step
         self.size = (w, h)
         # Where a ball's centre may be: the bed, out to a radius past the nose line (the jaws).
-        u, v = np.meshgrid(np.arange(w) / scale, np.arange(h) / scale)
+        u, v = np.meshgrid((np.arange(w) + 0.5) * step - 0.5 + x0, (np.arange(h) + 0.5) * step - 0.5 + y0)
         tab = cal.to_table(np.stack([u.ravel(), v.ravel()], 1)).reshape(h, w, 2)
         self.bed = ((tab[..., 0] > -0.3 * t.R) & (tab[..., 0] < t.L + 0.3 * t.R) &
                     (tab[..., 1] > -0.3 * t.R) & (tab[..., 1] < t.W + 0.3 * t.R))
@@ -53,148 +65,230 @@ class Locator:
                       (tab[..., 1] > 2 * t.R) & (tab[..., 1] < t.W - 2 * t.R)).astype(np.uint8)
         self.edge_ok = ((tab[..., 0] > 0.8 * t.R) & (tab[..., 0] < t.L - 0.8 * t.R) &
                         (tab[..., 1] > 0.8 * t.R) & (tab[..., 1] < t.W - 0.8 * t.R)).astype(np.float32)
+        # A fixed sample of the inner bed: the cloth's reference colour and the score's noise level.
+        iy, ix = np.nonzero(self.inner)
+        pick = np.random.default_rng(0).permutation(len(iy))[:6000]
+        self.sample = (iy[pick], ix[pick])
+        self.big = max(3, int(cam.width * scale / 24) | 1)
+        # The mean-shift's patch offsets (half resolution) and the rim fit's rays (full resolution).
+        hs = int(np.ceil(1.3 * self.r))
+        oy, ox = np.mgrid[-hs:hs + 1, -hs:hs + 1]
+        self._off = (oy.ravel(), ox.ravel())
+        n = 48
+        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        self._dirs = np.stack([np.cos(ang), np.sin(ang)], 1)
+        self._ss = np.arange(0.55 * self.r_full, 1.45 * self.r_full, 0.25)
 
-    def difference(self, bgr: np.ndarray) -> np.ndarray:
-        """Per-pixel difference from the cloth (0..~200), at the image's own resolution."""
-        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-        inner = self.inner if bgr.shape[:2] == self.inner.shape else cv2.resize(
-            self.inner, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST)
-        sel = lab[inner > 0]
-        ref = np.median(sel[:: max(1, len(sel) // 20000)], axis=0)
+    def _small(self, bgr: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.roi
+        return cv2.resize(bgr[y0:y1, x0:x1], self.size, interpolation=cv2.INTER_AREA)
+
+    def difference(self, small: np.ndarray) -> np.ndarray:
+        """Per-pixel difference from the cloth (0..~200) of the bed's box at half resolution
+        (`_small` of a frame)."""
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        L, a, b = (c.astype(np.float32) for c in cv2.split(lab))
+        self.cloth_L = float(np.median(L[self.sample]))
+        ref_a = float(np.median(a[self.sample]))
+        ref_b = float(np.median(b[self.sample]))
         # The cloth's brightness varies with the lamp: compare with a smooth local level.
-        big = max(3, int(bgr.shape[1] / 24) | 1)
-        level = cv2.blur(lab[..., 0], (big, big))
-        dl = lab[..., 0] - level
-        chroma = np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
+        dl = L - cv2.blur(L, (self.big, self.big))
+        chroma = cv2.magnitude(a - ref_a, b - ref_b)
         score = 2.0 * chroma + np.maximum(dl, 0) + np.maximum(-dl - 6.0, 0) * 0.6
-        if bgr.shape[:2] == self.edge_ok.shape:
-            # Sharp edges: a ball's rim, highlight, number discs and stripe; a shadow is soft.
-            # (Not near the cushions, whose nose is a sharp edge too.)
-            gl = cv2.GaussianBlur(lab[..., 0], (0, 0), 0.8)
-            grad = cv2.magnitude(cv2.Sobel(gl, cv2.CV_32F, 1, 0), cv2.Sobel(gl, cv2.CV_32F, 0, 1))
-            score += 0.3 * grad * self.edge_ok
+        # Sharp edges: a ball's rim, highlight, number discs and stripe; a shadow is soft.
+        # (Not near the cushions, whose nose is a sharp edge too.)
+        gl = cv2.GaussianBlur(L, (0, 0), 0.8)
+        grad = cv2.magnitude(cv2.Sobel(gl, cv2.CV_32F, 1, 0), cv2.Sobel(gl, cv2.CV_32F, 0, 1))
+        score += 0.3 * grad * self.edge_ok
         return score
 
     def candidates(self, bgr: np.ndarray, refine: bool | None = None) -> list[Candidate]:
-        """Candidate centres, strongest first; refined to full resolution unless refine=False
-        (then `refine_point` refines the ones worth it, e.g. after the classifier kept them)."""
-        small = cv2.resize(bgr, self.size, interpolation=cv2.INTER_AREA)
+        """Candidate centres, strongest first; refined to a fraction of a full-resolution pixel
+        unless refine=False."""
+        score = self.difference(self._small(bgr))
+        self._last = (bgr, score)  # refine_points reuses it for the same frame
         # Saturate: any clearly-not-cloth pixel counts the same, so a dull ball frozen to a bright
         # one still peaks at its own centre.
-        diff = np.minimum(self.difference(small), 30.0)
+        diff = np.minimum(score, 30.0)
         # The mean over a disc of 0.85 radius: a square box (faster) lets frozen rack balls'
         # peaks merge and loses 2-3 points of recall in racks.
         mean = cv2.filter2D(diff, -1, self.kernel, borderType=cv2.BORDER_REPLICATE)
         k = max(3, int(1.4 * self.r) | 1)
-        bed_vals = mean[self.inner > 0][::7]
+        bed_vals = mean[self.sample]
         med = float(np.median(bed_vals))
         mad = float(np.median(np.abs(bed_vals - med))) * 1.4826
         thresh = max(self.min_score, med + 6.0 * mad)
         peaks = (mean >= cv2.dilate(mean, np.ones((k, k), np.uint8))) & (mean > thresh) & self.bed
-        ys, xs = np.nonzero(peaks)
-        order = np.argsort(-mean[ys, xs])
-        out: list[Candidate] = []
+        # A ball's saturated disc mean is a plateau (every centre whose 0.85 r disc lies inside the
+        # ball): one candidate per plateau, at its centroid.
+        n, lab, stats, cent = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
+        stats, cent = stats[1:], cent[1:]
+        # A plateau wider than a lone ball's is frozen balls whose discs merged (a rack, a
+        # cluster): there, each ball's centre is where its rim's edges point (`_rim_votes`).
+        extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        merged = extent > 0.6 * self.r
+        pts = self._to_full(cent[~merged])
+        extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float)))
+                 for s in stats[merged]]
+        if extra:
+            pts = np.concatenate([pts] + extra)
+        ci = np.rint(self._to_small(pts)).astype(int)
+        ci = np.clip(ci, 0, [mean.shape[1] - 1, mean.shape[0] - 1])
+        scores = mean[ci[:, 1], ci[:, 0]]
+        ok = scores > thresh
+        pts, scores = pts[ok], scores[ok]
+        order = np.argsort(-scores, kind="stable")
+        pts, scores = pts[order], scores[order]
+        keep = _suppress(pts, 1.3 * self.r_full)
+        pts, scores = pts[keep], scores[keep]
         do_refine = self.refine if refine is None else refine
-        pts = np.stack([xs[order], ys[order]], 1) / self.scale
-        scores = mean[ys[order], xs[order]]
-        alive = np.ones(len(pts), bool)
-        lim = (1.3 * self.r_full) ** 2
-        for i in range(len(pts)):  # greedy suppression, strongest first
-            if not alive[i]:
-                continue
-            d2 = ((pts[i + 1:] - pts[i]) ** 2).sum(axis=1)
-            alive[i + 1:] &= d2 >= lim
-            out.append(Candidate((float(pts[i, 0]), float(pts[i, 1])), float(scores[i]), self.r_full))
-        if do_refine:
-            out = [Candidate(self.refine_point(bgr, c.px), c.score, c.radius_px) for c in out]
-        return out
+        if do_refine and len(pts):
+            pts = self._mean_shift(score, pts)
+            pts = self.rim_fit(bgr, pts)
+        return [Candidate((float(p[0]), float(p[1])), float(s), self.r_full) for p, s in zip(pts, scores)]
+
+    def _rim_votes(self, bgr: np.ndarray, box: np.ndarray) -> np.ndarray:
+        """Ball centres among frozen balls: every sharp edge pixel votes a known radius along its
+        gradient, both ways (a rim is a colour edge across the radius: the ball against the cloth,
+        a neighbour, or its own shaded limb); the votes pile up at the centres, one sharp peak per
+        ball however tight the cluster."""
+        r = self.r_full
+        m = int(np.ceil(1.6 * r))
+        h_img, w_img = bgr.shape[:2]
+        x0, y0 = max(0, int(box[0, 0]) - m), max(0, int(box[0, 1]) - m)
+        x1, y1 = min(w_img, int(box[1, 0]) + m + 1), min(h_img, int(box[1, 1]) + m + 1)
+        c = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), 1.0).astype(np.float32)
+        gx, gy = cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)
+        m2 = gx * gx + gy * gy
+        ch = m2.argmax(axis=2)[..., None]  # the channel that changes most
+        gx, gy = np.take_along_axis(gx, ch, 2)[..., 0], np.take_along_axis(gy, ch, 2)[..., 0]
+        mag = np.sqrt(np.take_along_axis(m2, ch, 2)[..., 0])
+        h, w = mag.shape
+        thr = max(40.0, float(np.percentile(mag, 75)))
+        ys, xs = np.nonzero(mag > thr)
+        g = mag[ys, xs]
+        ux, uy = gx[ys, xs] / g, gy[ys, xs] / g
+        wt = np.minimum(g / (2 * thr), 1.0)
+        acc = np.zeros(h * w, np.float64)
+        for sgn in (1.0, -1.0):
+            vx = np.rint(xs + sgn * r * ux).astype(int)
+            vy = np.rint(ys + sgn * r * uy).astype(int)
+            ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
+            acc += np.bincount(vy[ok] * w + vx[ok], wt[ok], h * w)
+        acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.5)
+        k = max(3, int(r) | 1)
+        pk = (acc >= cv2.dilate(acc, np.ones((k, k), np.uint8))) & (acc > 0.3 * acc.max())
+        py, px = np.nonzero(pk)
+        order = np.argsort(-acc[py, px], kind="stable")
+        return np.stack([px[order] + x0, py[order] + y0], 1).astype(float)
+
+    def _to_full(self, p: np.ndarray) -> np.ndarray:
+        step = 1.0 / self.scale
+        return (p + 0.5) * step - 0.5 + np.array(self.roi[:2], float)
+
+    def _to_small(self, p: np.ndarray) -> np.ndarray:
+        return (p - np.array(self.roi[:2], float) + 0.5) * self.scale - 0.5
+
+    def refine_points(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Candidate centres (N, 2) to a fraction of a pixel: mean-shift, then the rim fit."""
+        last = getattr(self, "_last", None)
+        score = last[1] if last is not None and last[0] is bgr else self.difference(self._small(bgr))
+        return self.rim_fit(bgr, self._mean_shift(score, np.asarray(pts, float)))
 
     def refine_point(self, bgr: np.ndarray, px: tuple[float, float], cache: dict | None = None) -> tuple[float, float]:
-        """A candidate's centre to a fraction of a pixel: mean-shift, then the rim fit."""
-        fd = _LazyDiff(self, bgr) if cache is None else cache.setdefault("fd", _LazyDiff(self, bgr))
-        x, y = self._refine(fd, px[0], px[1])
-        return self._rim(bgr, x, y)
+        """One candidate's centre to a fraction of a pixel: mean-shift, then the rim fit."""
+        if cache is None or "score" not in cache:
+            score = self.difference(self._small(bgr))
+            if cache is not None:
+                cache["score"] = score
+        else:
+            score = cache["score"]
+        p = self.rim_fit(bgr, self._mean_shift(score, np.array([px], float)))[0]
+        return float(p[0]), float(p[1])
 
-    def _refine(self, fd: "_LazyDiff", x: float, y: float, iters: int = 3) -> tuple[float, float]:
-        """Mean-shift of the difference inside the ball's disc, at full resolution."""
-        r = self.r_full
+    def _mean_shift(self, score: np.ndarray, pts: np.ndarray, iters: int = 3) -> np.ndarray:
+        """Mean-shift of "not cloth" inside each ball's disc (all candidates at once): inside the
+        ball the difference is high everywhere; weighted flat, the shading and the highlight do
+        not pull the centre."""
+        h, w = score.shape
+        p = self._to_small(pts)
+        r = 1.05 * self.r
+        oy, ox = self._off
         for _ in range(iters):
-            patch, x0, y0 = fd.patch(x, y, int(np.ceil(1.3 * r)))
-            if patch is None:
+            cx, cy = np.rint(p[:, 0]).astype(int), np.rint(p[:, 1]).astype(int)
+            yy = np.clip(cy[:, None] + oy[None, :], 0, h - 1)
+            xx = np.clip(cx[:, None] + ox[None, :], 0, w - 1)
+            inside = (xx - p[:, 0:1]) ** 2 + (yy - p[:, 1:2]) ** 2 <= r * r
+            wgt = ((score[yy, xx] > 20.0) & inside).astype(np.float64)
+            s = wgt.sum(axis=1)
+            ok = s >= 10 * self.scale * self.scale
+            s = np.maximum(s, 1e-9)
+            nx, ny = (wgt * xx).sum(axis=1) / s, (wgt * yy).sum(axis=1) / s
+            new = np.where(ok[:, None], np.stack([nx, ny], 1), p)
+            done = np.abs(new - p).max() < 0.02
+            p = new
+            if done:
                 break
-            ys, xs = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
-            xs = xs + x0
-            ys = ys + y0
-            inside = (xs - x) ** 2 + (ys - y) ** 2 <= (1.05 * r) ** 2
-            w = np.where(inside, np.minimum(patch, 80.0), 0.0)
-            # Inside the ball the difference is high everywhere; weight it flat so the shading
-            # and the highlight do not pull the centre: a binary disc of "not cloth".
-            w = (w > 20.0).astype(np.float32) * inside
-            s = w.sum()
-            if s < 10:
-                break
-            nx, ny = float((w * xs).sum() / s), float((w * ys).sum() / s)
-            if abs(nx - x) < 0.02 and abs(ny - y) < 0.02:
-                x, y = nx, ny
-                break
-            x, y = nx, ny
-        return x, y
+        return self._to_full(p)
 
-
-    def _rim(self, bgr: np.ndarray, x: float, y: float, n: int = 48) -> tuple[float, float]:
-        """Fit the ball's rim: along rays from the centre estimate, the sharpest change of colour
-        near the known radius; each ray's edge fixes the centre along that ray, and the centre is
-        their least-squares solution with the rays that disagree (a neighbour's rim, a shadow)
-        dropped. Robust inside a tight rack, where the blob of balls has no single centre."""
-        r = self.r_full
-        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-        dirs = np.stack([np.cos(ang), np.sin(ang)], 1)
-        ss = np.arange(0.55 * r, 1.45 * r, 0.25)
-        xs = (x + dirs[:, 0:1] * ss[None, :]).astype(np.float32)
-        ys = (y + dirs[:, 1:2] * ss[None, :]).astype(np.float32)
-        prof = cv2.remap(bgr, xs, ys, cv2.INTER_LINEAR).astype(np.float32)  # (n, len(ss), 3)
+    def rim_fit(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Fit each ball's rim (all candidates at once): along rays from the centre estimate, the
+        sharpest change of colour near the known radius; each ray's edge fixes the centre along
+        that ray, and the centre is their least-squares solution with the rays that disagree (a
+        neighbour's rim, a shadow) dropped. Robust inside a tight rack, where the blob of balls has
+        no single centre."""
+        pts = np.asarray(pts, float)
+        N = len(pts)
+        if N == 0:
+            return pts
+        r, dirs, ss = self.r_full, self._dirs, self._ss
+        n = len(dirs)
+        xs = (pts[:, 0, None, None] + dirs[None, :, 0:1] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
+        ys = (pts[:, 1, None, None] + dirs[None, :, 1:2] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
+        prof = cv2.remap(bgr, xs, ys, cv2.INTER_LINEAR).astype(np.float32)  # (N*n, len(ss), 3)
         g = np.linalg.norm(np.diff(prof, axis=1), axis=2)  # colour change per step
         g = cv2.GaussianBlur(g, (0, 0), sigmaX=1.0, sigmaY=0.01)
         k = np.argmax(g, axis=1)
-        s_edge = (ss[k] + ss[np.minimum(k + 1, len(ss) - 1)]) / 2
-        strength = g[np.arange(n), k]
-        keep = strength > 0.3 * np.median(strength)
-        c = np.array([x, y])
+        s_edge = ((ss[k] + ss[np.minimum(k + 1, len(ss) - 1)]) / 2).reshape(N, n)
+        strength = g[np.arange(N * n), k].reshape(N, n)
+        keep = strength > 0.3 * np.median(strength, axis=1, keepdims=True)
+        # Each ray: dir . c = dir . (p + dir * s_edge) - r  (a line the centre c lies on).
+        b = (dirs[None] * pts[:, None, :]).sum(axis=2) + s_edge - r  # (N, n)
+        c = pts.copy()
+        valid = np.ones(N, bool)
         for _ in range(3):
-            if keep.sum() < 8:
-                return x, y
-            A = dirs[keep]
-            b = (dirs[keep] * (np.array([x, y]) + dirs[keep] * s_edge[keep, None])).sum(axis=1) - r
-            c, *_ = np.linalg.lstsq(A, b, rcond=None)
-            res = (dirs * (np.array([x, y]) + dirs * s_edge[:, None] - c)).sum(axis=1) - r
-            new_keep = keep & (np.abs(res) < max(1.0, 2.5 * np.median(np.abs(res[keep]))))
+            valid &= keep.sum(axis=1) >= 8
+            wk = keep.astype(float)
+            M = np.einsum("ni,ij,ik->njk", wk, dirs, dirs)  # (N, 2, 2)
+            v = np.einsum("ni,ni,ij->nj", wk, b, dirs)
+            det = M[:, 0, 0] * M[:, 1, 1] - M[:, 0, 1] * M[:, 1, 0]
+            good = valid & (np.abs(det) > 1e-6)
+            det = np.where(good, det, 1.0)
+            cx = (M[:, 1, 1] * v[:, 0] - M[:, 0, 1] * v[:, 1]) / det
+            cy = (M[:, 0, 0] * v[:, 1] - M[:, 1, 0] * v[:, 0]) / det
+            c = np.where(good[:, None], np.stack([cx, cy], 1), pts)
+            res = (dirs[None] * c[:, None, :]).sum(axis=2) - b
+            ares = np.abs(res)
+            med = np.array([np.median(a[kk]) if kk.any() else 0.0 for a, kk in zip(ares, keep)])
+            new_keep = keep & (ares < np.maximum(1.0, 2.5 * med)[:, None])
             if (new_keep == keep).all():
                 break
             keep = new_keep
-        if np.hypot(c[0] - x, c[1] - y) > 0.5 * r:
-            return x, y  # not a ball's rim: keep the blob estimate
-        return float(c[0]), float(c[1])
+        valid &= keep.sum(axis=1) >= 8
+        far = np.hypot(*(c - pts).T) > 0.5 * r  # not a ball's rim: keep the blob estimate
+        return np.where((valid & ~far)[:, None], c, pts)
 
 
-class _LazyDiff:
-    """The full-resolution difference from the cloth, computed only around the candidates."""
+def _suppress(pts: np.ndarray, dist: float) -> np.ndarray:
+    """Greedy non-maximum suppression of points sorted strongest first: indices kept."""
+    if len(pts) == 0:
+        return np.zeros(0, int)
+    d2 = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+    close = d2 < dist * dist
+    alive = np.ones(len(pts), bool)
+    for i in range(len(pts)):
+        if alive[i]:
+            alive[i + 1:] &= ~close[i, i + 1:]
+    return np.nonzero(alive)[0]
 
-    def __init__(self, loc: Locator, bgr: np.ndarray):
-        self.loc, self.bgr = loc, bgr
-        self.ref = None
 
-    def patch(self, x: float, y: float, half: int):
-        h, w = self.bgr.shape[:2]
-        x0, y0 = int(round(x)) - half, int(round(y)) - half
-        x1, y1 = x0 + 2 * half + 1, y0 + 2 * half + 1
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-            return None, x0, y0
-        lab = cv2.cvtColor(self.bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-        if self.ref is None:
-            small = cv2.resize(self.bgr, self.loc.size, interpolation=cv2.INTER_AREA)
-            sl = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)[self.loc.inner > 0]
-            self.ref = np.median(sl[:: max(1, len(sl) // 20000)], axis=0)
-        ref = self.ref
-        chroma = np.hypot(lab[..., 1] - ref[1], lab[..., 2] - ref[2])
-        dl = lab[..., 0] - ref[0]
-        return 2.0 * chroma + np.maximum(dl, 0) + np.maximum(-dl, 0) * 0.25, x0, y0
