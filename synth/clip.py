@@ -35,6 +35,7 @@ from synth.render import BallDraw, CueDraw, Look, Renderer
 from synth.scenario import Plan, plan_break, plan_shot
 from synth.video import VideoWriter
 
+REACT_S = 1.0  # after everything stops, nobody touches a ball for this long (a "moving" shot aside)
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
 
 
@@ -107,7 +108,7 @@ class _Recorder:
         seg, rec = _lag_segment(self.rng, self.table, self.t, variant)
         r = self._rule(rec)
         self.segments.append(seg)
-        self.t = seg.end
+        self.t = seg.end + REACT_S
         return r
 
     def decide_or_default(self, p_choose: float = 0.3):
@@ -145,7 +146,7 @@ class _Recorder:
         r = self._rule(rec)
         self.segments.append(seg)
         self.prev_cue = sim.after.get("cue")
-        self.t = seg.end
+        self.t = seg.end + REACT_S
         return r
 
     def timeline(self) -> Timeline:

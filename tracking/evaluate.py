@@ -1,0 +1,268 @@
+"""Reconstructed records against ground truth: events, first contacts, pockets, rulings, tracks.
+
+Pure comparison functions plus a `Tally` that adds clips up; `tracking/bench.py` drives them over
+generated clips and prints the table. Matching rules, so the figures mean what they say:
+- a reconstructed record matches the truth record whose strike is within 0.3 s of its own;
+- events match within a record by type and balls (and rail, pocket or line) within 0.1 s, nearest
+  first; timing error is |t_ours - t_truth|; "within one frame" is |error| <= 1/fps;
+- the first contact is the cue ball's first collision partner (None: it hit nothing); it is right
+  when the ball is the same;
+- rulings agree when legality, the set of foul codes, the pocketed balls, the next shooter and the
+  cue-ball state match (for a lag: the winner and whether it is re-lagged). The operator's
+  `declared` entries and the players' decisions are taken from the truth: a camera cannot see them.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from adjudicate.engine import new_game, step
+from cueref.records import RecordError, parse_entry, parse_header
+
+EVENT_TYPES = ("strike", "collision", "cushion", "pocket", "off_table", "cross", "airborne", "disturbed")
+MATCH_S = 0.3
+EVENT_WINDOW_S = 0.1
+
+
+def _key(e: dict):
+    t = e["type"]
+    if t == "collision":
+        return (t, tuple(sorted(e["balls"])))
+    if t == "cushion":
+        return (t, e["ball"], e["rail"])
+    if t == "pocket":
+        return (t, e["ball"], e["pocket"])
+    if t == "cross":
+        return (t, e["ball"], e["line"])
+    return (t, e.get("ball"))
+
+
+def match_records(truth: list[dict], ours: list[dict]) -> tuple[dict[int, int], list[int]]:
+    """truth index → our index, and our unmatched indices."""
+    pairs = sorted(((abs(o["t0"] - t["t0"]), i, j) for i, t in enumerate(truth) for j, o in enumerate(ours)
+                    if abs(o["t0"] - t["t0"]) <= MATCH_S and o["kind"] == t["kind"]))
+    m: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in m and j not in used:
+            m[i] = j
+            used.add(j)
+    return m, [j for j in range(len(ours)) if j not in used]
+
+
+def match_events(truth: list[dict], ours: list[dict]) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
+    """(matched pairs, missed truth events, extra events of ours)."""
+    T = [e for e in truth if e["type"] in EVENT_TYPES]
+    O = [e for e in ours if e["type"] in EVENT_TYPES]
+    cands = sorted(((abs(o["t"] - t["t"]), i, j) for i, t in enumerate(T) for j, o in enumerate(O)
+                    if _key(t) == _key(o) and abs(o["t"] - t["t"]) <= EVENT_WINDOW_S))
+    ti, oj, pairs = set(), set(), []
+    for _, i, j in cands:
+        if i not in ti and j not in oj:
+            ti.add(i)
+            oj.add(j)
+            pairs.append((T[i], O[j]))
+    return pairs, [T[i] for i in range(len(T)) if i not in ti], [O[j] for j in range(len(O)) if j not in oj]
+
+
+def first_contact(rec: dict) -> str | None:
+    for e in sorted(rec["events"], key=lambda e: e["t"]):
+        if e["type"] == "collision" and "cue" in e["balls"]:
+            return next(b for b in e["balls"] if b != "cue")
+    return None
+
+
+def pockets(rec: dict) -> set[tuple[str, str]]:
+    return {(e["ball"], e["pocket"]) for e in rec["events"] if e["type"] == "pocket"}
+
+
+def ruling_key(r: dict | None):
+    if r is None:
+        return None
+    if r.get("lag"):
+        return ("lag", r.get("winner"), r.get("relag"))
+    nxt = r.get("next") or {}
+    return (r.get("legal"), tuple(sorted(f["code"] for f in r.get("fouls", []))), tuple(sorted(r.get("pocketed", []))),
+            nxt.get("shooter"), nxt.get("cue_ball"))
+
+
+def rule_log(header: dict, entries: list[dict]) -> list[dict | None]:
+    """Rulings for each lag/shot entry (None where the adjudicator refused it); decisions that no
+    longer fit the reconstructed game are skipped."""
+    hdr = parse_header(header)
+    state = new_game(hdr)
+    out: list[dict | None] = []
+    for e in entries:
+        is_record = e["kind"] != "decision"
+        try:
+            ruling, state = step(state, parse_entry(e, hdr))
+            if is_record:
+                out.append(ruling.to_dict() if ruling is not None else None)
+        except RecordError:
+            if is_record:
+                out.append(None)
+    return out
+
+
+@dataclass
+class Tally:
+    fps: float = 60.0
+    records_truth: int = 0
+    records_found: int = 0
+    records_extra: int = 0
+    tp: dict = field(default_factory=lambda: defaultdict(int))
+    fn: dict = field(default_factory=lambda: defaultdict(int))
+    fp: dict = field(default_factory=lambda: defaultdict(int))
+    timing: dict = field(default_factory=lambda: defaultdict(list))  # type → |Δt|
+    within_err: dict = field(default_factory=lambda: defaultdict(int))  # |Δt| <= 2 t_err
+    first_contact_right: int = 0
+    first_contact_total: int = 0
+    pockets_right: int = 0
+    pockets_total: int = 0
+    pockets_extra: int = 0
+    rulings_agree: int = 0
+    rulings_total: int = 0
+    disagreements: list = field(default_factory=list)
+    # Tracking (per frame, per ball): CLEAR-MOT counts with ball names as identities.
+    gt: int = 0
+    misses: int = 0
+    false_pos: int = 0
+    id_switches: int = 0
+    id_tp: int = 0
+    track_s: float = 0.0
+    frames: int = 0
+
+    def add_clip(self, header: dict, truth_entries: list[dict], ours: list[dict], truth_rulings: list[dict],
+                 label: str = "") -> None:
+        truth = [e for e in truth_entries if e["kind"] != "decision"]
+        m, extra = match_records(truth, ours)
+        self.records_truth += len(truth)
+        self.records_found += len(m)
+        self.records_extra += len(extra)
+        for i, t in enumerate(truth):
+            if i not in m:
+                for e in t["events"]:
+                    if e["type"] in EVENT_TYPES:
+                        self.fn[e["type"]] += 1
+                continue
+            o = ours[m[i]]
+            pairs, missed, extra_e = match_events(_rel(t), _rel(o))
+            for a, b in pairs:
+                self.tp[a["type"]] += 1
+                dt = abs(a["t"] - b["t"])
+                self.timing[a["type"]].append(dt)
+                if dt <= 2 * max(b.get("t_err", 0.0), 1e-9) + 1e-9:
+                    self.within_err[a["type"]] += 1
+            for e in missed:
+                self.fn[e["type"]] += 1
+            for e in extra_e:
+                self.fp[e["type"]] += 1
+            if t["kind"] == "shot":
+                self.first_contact_total += 1
+                self.first_contact_right += int(first_contact(t) == first_contact(o))
+                tp, op = pockets(t), pockets(o)
+                self.pockets_total += len(tp)
+                self.pockets_right += len(tp & op)
+                self.pockets_extra += len(op - tp)
+        for j in extra:
+            for e in ours[j]["events"]:
+                if e["type"] in EVENT_TYPES:
+                    self.fp[e["type"]] += 1
+        # Rulings: the truth log with each record replaced by its reconstruction.
+        log = []
+        for e in truth_entries:
+            if e["kind"] == "decision":
+                log.append(e)
+                continue
+            i = truth.index(e)
+            if i in m:
+                rec = dict(ours[m[i]])
+                if "declared" in e:
+                    rec["declared"] = e["declared"]
+                log.append(rec)
+        ours_r = rule_log(header, log)
+        k = 0
+        for i, t in enumerate(truth):
+            self.rulings_total += 1
+            if i not in m:
+                self.disagreements.append((label, t["t0"], "record not found"))
+                continue
+            r = ours_r[k]
+            k += 1
+            if ruling_key(r) == ruling_key(truth_rulings[i] if i < len(truth_rulings) else None):
+                self.rulings_agree += 1
+            else:
+                self.disagreements.append((label, t["t0"], f"{ruling_key(truth_rulings[i])} vs {ruling_key(r)}"))
+
+    def add_frame(self, truth: dict[str, tuple[float, float]], tracks: list[tuple[str | None, np.ndarray]],
+                  radius: float = 30.0) -> None:
+        """One frame: truth ball centres vs (name, position) of the live confirmed tracks."""
+        self.frames += 1
+        names = [b for b in truth if b not in ("left", "right")]
+        self.gt += len(names)
+        if not names:
+            self.false_pos += len(tracks)
+            return
+        if not tracks:
+            self.misses += len(names)
+            return
+        P = np.array([truth[b] for b in names])
+        Q = np.array([p for _, p in tracks])
+        d = np.hypot(P[:, None, 0] - Q[None, :, 0], P[:, None, 1] - Q[None, :, 1])
+        used_t, used_q = set(), set()
+        for i, b in enumerate(names):  # same name and near: an identity match
+            for j, (n, _) in enumerate(tracks):
+                if n == b and d[i, j] <= radius and j not in used_q:
+                    used_t.add(i)
+                    used_q.add(j)
+                    self.id_tp += 1
+                    break
+        for i in range(len(names)):
+            if i in used_t:
+                continue
+            j = int(np.argmin(np.where([k in used_q for k in range(len(tracks))], np.inf, d[i])))
+            if j not in used_q and d[i, j] <= radius:
+                used_q.add(j)
+                self.id_switches += 1  # a track is there, under another name
+            else:
+                self.misses += 1
+        self.false_pos += len(tracks) - len(used_q)
+
+    # --- summary ---------------------------------------------------------------------------------
+    def summary(self) -> dict:
+        ev = {}
+        for t in EVENT_TYPES:
+            tp, fn, fp = self.tp[t], self.fn[t], self.fp[t]
+            errs = np.array(self.timing[t]) if self.timing[t] else np.zeros(0)
+            ev[t] = {"truth": tp + fn, "found": tp, "extra": fp,
+                     "recall": tp / (tp + fn) if tp + fn else None,
+                     "precision": tp / (tp + fp) if tp + fp else None,
+                     "median_ms": float(np.median(errs) * 1000) if len(errs) else None,
+                     "p95_ms": float(np.percentile(errs, 95) * 1000) if len(errs) else None,
+                     "within_frame": float(np.mean(errs <= 1.0 / self.fps + 1e-9)) if len(errs) else None,
+                     "within_2err": self.within_err[t] / tp if tp else None}
+        gt = max(self.gt, 1)
+        return {
+            "records": {"truth": self.records_truth, "found": self.records_found, "extra": self.records_extra},
+            "events": ev,
+            "first_contact": _ratio(self.first_contact_right, self.first_contact_total),
+            "pockets": _ratio(self.pockets_right, self.pockets_total) | {"extra": self.pockets_extra},
+            "rulings_agree": _ratio(self.rulings_agree, self.rulings_total),
+            "tracking": {"frames": self.frames, "mota": 1 - (self.misses + self.false_pos + self.id_switches) / gt,
+                         "idf1": 2 * self.id_tp / max(2 * self.id_tp + (self.gt - self.id_tp) +
+                                                      (self.id_tp + self.false_pos + self.id_switches - self.id_tp), 1),
+                         "misses": self.misses, "false_positives": self.false_pos, "id_switches": self.id_switches,
+                         "ms_per_frame": self.track_s / max(self.frames, 1) * 1000},
+            "disagreements": [list(d) for d in self.disagreements],
+        }
+
+
+def _ratio(a: int, b: int) -> dict:
+    return {"right": a, "total": b, "rate": a / b if b else None}
+
+
+def _rel(rec: dict) -> list[dict]:
+    return [e for e in rec["events"] if not math.isnan(e["t"])]

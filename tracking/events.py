@@ -1,0 +1,462 @@
+"""One shot's ball paths → the contract's events, each timed from the raw observations.
+
+A contact is where a path bends: the line fitted to the observations before it and the line fitted
+to those after it meet at the contact time (a ball at rest is a line of zero speed). Fitting raw
+samples on both sides, not a smoothed track, keeps the corner sharp; the fits' covariances give each
+time its uncertainty `t_err`, which the adjudicator uses for the benefit of the doubt (WPA 3.2).
+
+- strike: the cue ball (or a lag ball) leaves its rest position and nothing touched it;
+- collision: a ball starts from rest with a moving (or starting) ball within a diameter of it, or
+  two moving balls come within a diameter and both change velocity there;
+- cushion: a path comes within a radius of a cushion nose, moving toward it, and turns back;
+- pocket / off_table: a path that ends near a pocket / beyond a cushion nose;
+- cross: a centre crosses the head string or the long string (interpolated between samples);
+- airborne: the cue ball's path passes over a resting ball (closer than a diameter) without
+  touching it, or while the ball it passes over starts (a clipped jump);
+- disturbed: a ball starts from rest with no ball near it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from cueref.table import POCKETS, Table
+
+
+@dataclass
+class Path:
+    """One ball through one shot: samples (corrected time, raw frame time, centre, sigma), its
+    rest position before the shot (None if it was not on the bed), the sample index at which each
+    motion starts and stops, and how the track ended (None: still on the bed)."""
+    name: str
+    t: np.ndarray
+    traw: np.ndarray
+    xy: np.ndarray
+    s: np.ndarray
+    rest: np.ndarray | None
+    motions: list  # [(start index, stop index or None)]
+    ended: bool = False
+    onsets: dict = None  # motion index → (onset time, its sigma), filled by extract()
+
+    def motion_at(self, t: float, slack: float = 0.0) -> int | None:
+        """The motion under way at time t (from its onset when known), or None."""
+        for k, (a, b) in enumerate(self.motions):
+            start = self.onsets[k][0] if self.onsets and k in self.onsets else self.t[a]
+            end = self.t[b] + slack if b is not None else math.inf
+            if start - slack <= t <= end:
+                return k
+        return None
+
+    def fit_before(self, t: float, dt: float, frames: float = 4.6) -> Fit | None:
+        """The straight line of the ball's motion just before t: samples of the motion under way
+        only, plus its rest position at its onset when that is within the window."""
+        k = self.motion_at(t - 0.3 * dt)
+        if k is None:
+            return None
+        a = self.motions[k][0]
+        sel = (self.t < t - 0.3 * dt) & (self.t >= t - frames * dt)
+        sel[:a] = False
+        ts, xy, s = self.t[sel], self.xy[sel], self.s[sel]
+        if self.onsets and k in self.onsets and (k > 0 or self.rest is not None):
+            t_on, e_on = self.onsets[k]
+            if t_on >= t - frames * dt:
+                rest = self.rest if k == 0 else (self.xy[a - 1] if a > 0 else None)
+                if rest is not None:
+                    ts = np.concatenate([[t_on], ts])
+                    xy = np.concatenate([[rest], xy])
+                    s = np.concatenate([[max(0.3, float(np.median(self.s)) * 0.5)], s])
+        return fit_line(ts, xy, s, t)
+
+    def at(self, t: float) -> np.ndarray | None:
+        """Centre at time t: the rest position before the first motion, interpolated after."""
+        if not self.motions:
+            return self.rest
+        if self.motions and self.rest is not None and t <= self.t[self.motions[0][0]]:
+            return self.rest
+        if len(self.t) == 0 or t < self.t[0] - 1e-9:
+            return self.rest
+        if self.ended and t > self.t[-1] + 0.05:
+            return None
+        return np.array([np.interp(t, self.t, self.xy[:, 0]), np.interp(t, self.t, self.xy[:, 1])])
+
+    def moving_at(self, t: float, slack: float = 0.0) -> bool:
+        for a, b in self.motions:
+            t_a = self.t[a] - slack
+            t_b = self.t[b] + slack if b is not None else math.inf
+            if t_a <= t <= t_b:
+                return True
+        return False
+
+
+@dataclass
+class Fit:
+    """Weighted straight-line fit of positions against time about t_ref."""
+    t_ref: float
+    a: np.ndarray  # position at t_ref
+    v: np.ndarray
+    cov: np.ndarray  # 2x2 covariance of (a, v) per axis (same for x and y)
+
+    def pos(self, t: float) -> np.ndarray:
+        return self.a + self.v * (t - self.t_ref)
+
+    def var(self, t: float) -> float:
+        d = t - self.t_ref
+        return float(self.cov[0, 0] + 2 * d * self.cov[0, 1] + d * d * self.cov[1, 1])
+
+
+def fit_line(t: np.ndarray, xy: np.ndarray, s: np.ndarray, t_ref: float) -> Fit | None:
+    if len(t) < 2 or np.ptp(t) <= 0:
+        return None
+    A = np.stack([np.ones(len(t)), t - t_ref], axis=1)
+    w = 1.0 / np.maximum(s, 0.3) ** 2
+    N = A.T @ (A * w[:, None])
+    try:
+        cov = np.linalg.inv(N)
+    except np.linalg.LinAlgError:
+        return None
+    coef = cov @ (A.T @ (xy * w[:, None]))
+    resid = xy - A @ coef
+    # Inflate by the scatter when the model does not fit (a curve, an unseen contact).
+    dof = max(2 * len(t) - 4, 1)
+    chi2 = float(np.sum(resid ** 2 * w[:, None])) / dof
+    return Fit(t_ref, coef[0], coef[1], cov * max(1.0, chi2))
+
+
+def rest_fit(p: np.ndarray, sigma: float, t_ref: float) -> Fit:
+    return Fit(t_ref, np.asarray(p, float), np.zeros(2), np.array([[sigma ** 2, 0.0], [0.0, 1e-6]]))
+
+
+def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: bool = False,
+         ) -> tuple[float, float, Fit | None, Fit | None]:
+    """Where the lines before and after a bend meet: (time, 1-sigma, fit before, fit after)."""
+    dt = 1.0 / fps
+    t_star, err, pre, post = t_guess, 0.5 * dt, None, None
+    for _ in range(2):
+        guard = 0.55 * dt
+        sel_post = (path.t > t_star + guard * 0.2) & (path.t <= t_star + window * dt + guard)
+        if rest_before and path.rest is not None:
+            pre = rest_fit(path.rest, _rest_sigma(path), t_star)
+        else:
+            sel_pre = (path.t < t_star - guard * 0.2) & (path.t >= t_star - window * dt - guard)
+            pre = fit_line(path.t[sel_pre], path.xy[sel_pre], path.s[sel_pre], t_star)
+        post = fit_line(path.t[sel_post], path.xy[sel_post], path.s[sel_post], t_star)
+        if pre is None or post is None:
+            return t_star, err, pre, post
+        da, dv = pre.a - post.a, pre.v - post.v
+        nv = float(dv @ dv)
+        if nv < 1e-6:
+            return t_star, err, pre, post
+        t_new = t_star - float(da @ dv) / nv
+        if abs(t_new - t_guess) > 2.5 * dt:
+            t_new = t_guess
+        t_star = t_new
+        err = math.sqrt(pre.var(t_star) + post.var(t_star)) / math.sqrt(nv)
+    return t_star, max(err, 0.0005), pre, post
+
+
+def _rest_sigma(path: Path) -> float:
+    if not path.motions:
+        return 0.5
+    k = path.motions[0][0]
+    s = path.s[:k] if k > 0 else path.s[:1]
+    n = max(len(s), 1)
+    return float(np.median(s) / math.sqrt(n)) if len(s) else 0.5
+
+
+def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float) -> tuple[float, float] | None:
+    """When the two fitted centres are a diameter apart (the root nearest the guess)."""
+    da = fa.a - fb.a
+    dv = fa.v - fb.v
+    a = float(dv @ dv)
+    if a < 1e-6:
+        return None
+    b = 2 * float(da @ dv)
+    c = float(da @ da) - D * D
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        tau = -b / (2 * a)  # closest approach: the pair grazes
+    else:
+        r = math.sqrt(disc)
+        roots = [(-b - r) / (2 * a), (-b + r) / (2 * a)]
+        tau = min(roots, key=lambda x: abs(fa.t_ref + x - t_guess))
+    t = fa.t_ref + tau
+    if abs(t - t_guess) > 3 * dt:
+        return None
+    closing = abs(float((da + dv * tau) @ dv)) / max(D, 1.0) or 1.0
+    err = math.sqrt(fa.var(t) + fb.var(t)) / max(closing, 1.0)
+    return t, max(err, 0.0005)
+
+
+def _velocity_change(path: Path, t: float, fps: float) -> float:
+    """|Δv| across time t, in units of its noise (0 when it cannot be told)."""
+    dt = 1.0 / fps
+    pre_sel = (path.t < t - 0.3 * dt) & (path.t >= t - 4.6 * dt)
+    post_sel = (path.t > t + 0.3 * dt) & (path.t <= t + 4.6 * dt)
+    if path.rest is not None and path.motions and t <= path.t[path.motions[0][0]] + 0.5 * dt:
+        pre = rest_fit(path.rest, 0.5, t)
+    else:
+        pre = fit_line(path.t[pre_sel], path.xy[pre_sel], path.s[pre_sel], t)
+    post = fit_line(path.t[post_sel], path.xy[post_sel], path.s[post_sel], t)
+    if post is None and path.ended:
+        return 0.0
+    if post is None:
+        # At rest right after (stopped dead), or nothing seen.
+        return 0.0
+    if pre is None:
+        return 0.0
+    dv = pre.v - post.v
+    noise = math.sqrt(pre.cov[1, 1] + post.cov[1, 1]) + 40.0
+    return float(np.hypot(*dv)) / noise
+
+
+def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ...] = ("cue",),
+            ) -> tuple[float | None, list[dict]]:
+    """Events with absolute media times: (strike time or None, events)."""
+    D, R = table.ball_diameter_mm, table.R
+    dt = 1.0 / fps
+    by = {p.name: p for p in paths}
+    events: list[dict] = []
+
+    # --- onsets: every start from rest ---------------------------------------------------------
+    onsets = []
+    for p in paths:
+        for k, (a, _) in enumerate(p.motions):
+            if a == 0 and p.rest is None:
+                continue  # it appeared moving: no onset seen
+            if k == 0 and p.rest is not None:
+                t_guess = p.t[a] - 0.5 * dt
+                t_on, err, _, _ = kink(p, t_guess, fps, rest_before=True)
+            else:
+                t_on, err, _, _ = kink(p, p.t[a] - 0.5 * dt, fps)
+            onsets.append((t_on, err, p, k))
+    onsets.sort(key=lambda o: o[0])
+    for p in paths:
+        p.onsets = {k: (t_on, err) for t_on, err, q, k in onsets if q is p}
+
+    strikes: dict[str, tuple[float, float]] = {}
+    pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+
+    def add_collision(x: str, y: str, t: float, err: float):
+        key = tuple(sorted((x, y)))
+        for t2, _ in pairs.get(key, []):
+            if abs(t2 - t) < 3 * dt:
+                return
+        pairs.setdefault(key, []).append((t, err))
+        events.append({"t": t, "type": "collision", "balls": [x, y], "t_err": err})
+
+    for t_on, err, p, k in onsets:
+        pos = p.rest if (k == 0 and p.rest is not None) else p.at(t_on)
+        partners = []
+        for q in paths:
+            if q is p:
+                continue
+            dist = _approach(q, pos, t_on, dt)
+            if dist is None:
+                continue
+            tol = 6.0 + 3.0 * math.hypot(_sig(p, t_on), _sig(q, t_on))
+            if dist > D + tol:
+                continue
+            q_on = [o for o in onsets if o[2] is q and abs(o[0] - t_on) <= 1.5 * dt]
+            if q.motion_at(t_on - 0.3 * dt) is not None or q_on:
+                partners.append((abs(dist - D), q, q_on))
+        # The ball that touched it is the one nearest a diameter away (in a cluster several are
+        # close; a second partner counts only if it too is touching).
+        partners.sort(key=lambda x: x[0])
+        partners = [(q, q_on) for gap, q, q_on in partners if gap == partners[0][0] or gap <= 3.0]
+        if not partners:
+            if p.name in strikers and p.name not in strikes:
+                strikes[p.name] = (t_on, err)
+                events.append({"t": t_on, "type": "strike", "ball": p.name, "t_err": err})
+            elif strikes and t_on >= min(v[0] for v in strikes.values()) - dt:
+                # Before the strike a ball still settling belongs to the last shot.
+                events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})
+            continue
+        for q, q_on in partners:
+            t_c, e_c = t_on, err
+            if not q_on and not (p.name in strikes and abs(strikes[p.name][0] - t_on) < dt):
+                # The partner was moving: its line before the contact meets this ball's rest spot.
+                fq = q.fit_before(t_on, dt)
+                if fq is not None:
+                    est = contact_time(fq, rest_fit(pos, _sig(p, t_on) / 2, t_on), D, t_on, dt)
+                    if est is not None:
+                        w1, w2 = 1 / err ** 2, 1 / est[1] ** 2
+                        t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
+                        e_c = math.sqrt(1 / (w1 + w2))
+            add_collision(q.name, p.name, t_c, e_c)
+
+    # --- moving balls meeting: both bend where they come within a diameter ----------------------
+    for i, p in enumerate(paths):
+        for q in paths[i + 1:]:
+            for t_c, e_c in _moving_contacts(p, q, D, fps):
+                add_collision(p.name, q.name, t_c, e_c)
+
+    # --- cushions, pockets, off the table, line crossings ---------------------------------------
+    for p in paths:
+        events += _cushions(p, table, fps)
+        if p.ended and len(p.t):
+            last = p.xy[-1]
+            t_end = float(p.traw[-1]) + 0.5 * dt
+            pk = min(POCKETS, key=lambda n: math.dist(last, table.pocket_centre(n)))
+            if math.dist(last, table.pocket_centre(pk)) <= 130.0:
+                events.append({"t": t_end, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
+            elif not table.on_bed(tuple(last), slack=15.0):
+                events.append({"t": t_end, "type": "off_table", "ball": p.name, "t_err": 0.5 * dt})
+        events += _crossings(p, table)
+
+    # --- jumps: the cue ball over a resting ball --------------------------------------------------
+    cue = by.get("cue")
+    if cue is not None and "cue" in strikes:
+        for q in paths:
+            if q is cue or q.rest is None:
+                continue
+            sel = cue.t >= strikes["cue"][0]
+            if not sel.any():
+                continue
+            d = np.hypot(*(cue.xy[sel] - q.rest).T)
+            still = np.array([not q.moving_at(float(x), dt) and (q.motions == [] or x < q.t[q.motions[0][0]] + dt)
+                              for x in cue.t[sel]])
+            over = (d < D - max(10.0, 4.0 * float(np.median(cue.s[sel])))) & still
+            if over.any():
+                ts = cue.t[sel][over]
+                events.append({"t": float(ts[0] - dt), "type": "airborne", "ball": "cue",
+                               "until": float(ts[-1] + dt), "t_err": dt})
+    t0 = min((v[0] for v in strikes.values()), default=None)
+    events.sort(key=lambda e: e["t"])
+    return t0, events
+
+
+def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
+    """How close ball q came to the point `pos` around time t (within 1.5 frames): its line
+    before t extrapolated (interpolating across a fast contact would cut the corner)."""
+    qp = q.at(t)
+    if qp is None:
+        return None
+    best = float(np.hypot(*(qp - pos)))
+    if q.motion_at(t - 0.3 * dt) is not None:
+        f = q.fit_before(t, dt)
+        if f is not None:
+            for x in np.linspace(t - 1.5 * dt, t + 1.5 * dt, 7):
+                best = min(best, float(np.hypot(*(f.pos(x) - pos))))
+    return best
+
+
+def _sig(p: Path, t: float) -> float:
+    if len(p.t) == 0:
+        return 1.0
+    i = int(np.clip(np.searchsorted(p.t, t), 0, len(p.t) - 1))
+    return float(p.s[i])
+
+
+def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float, float]]:
+    dt = 1.0 / fps
+    if not p.motions or not q.motions or len(p.t) < 3 or len(q.t) < 3:
+        return []
+    lo, hi = max(p.t[0], q.t[0]), min(p.t[-1], q.t[-1])
+    if hi <= lo:
+        return []
+    grid = p.t[(p.t >= lo) & (p.t <= hi)]
+    if len(grid) < 3:
+        return []
+    pa = np.stack([np.interp(grid, p.t, p.xy[:, 0]), np.interp(grid, p.t, p.xy[:, 1])], 1)
+    qa = np.stack([np.interp(grid, q.t, q.xy[:, 0]), np.interp(grid, q.t, q.xy[:, 1])], 1)
+    d = np.hypot(*(pa - qa).T)
+    out = []
+    for i in range(1, len(d) - 1):
+        if not (d[i] <= d[i - 1] and d[i] <= d[i + 1]):
+            continue
+        t = float(grid[i])
+        tol = 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t))
+        if d[i] > D + tol:
+            continue
+        if not (p.moving_at(t, dt) and q.moving_at(t, dt)):
+            continue
+        if _velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0:
+            continue
+        fp = p.fit_before(t, dt)
+        fq = q.fit_before(t, dt)
+        est = contact_time(fp, fq, D, t, dt) if (fp is not None and fq is not None) else None
+        out.append(est if est is not None else (t - 0.5 * dt, 0.5 * dt))
+    return out
+
+
+_RAILS = {  # rail: (axis, nose value as a function of the table, inward normal)
+    "head": (0, lambda tb: 0.0, np.array([1.0, 0.0])),
+    "foot": (0, lambda tb: tb.L, np.array([-1.0, 0.0])),
+    "left": (1, lambda tb: 0.0, np.array([0.0, 1.0])),
+    "right": (1, lambda tb: tb.W, np.array([0.0, -1.0])),
+}
+
+
+def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
+    dt = 1.0 / fps
+    R = table.R
+    out: list[dict] = []
+    if len(p.t) < 4 or not p.motions:
+        return out
+    # Distance of the centre from the nearest cushion nose, per sample.
+    u = np.stack([np.abs(p.xy[:, ax] - nose(table)) for ax, nose, _ in _RAILS.values()], 1)
+    umin = u.min(axis=1)
+    last_t = -math.inf
+    for i in range(1, len(p.t) - 1):
+        if not (umin[i] <= umin[i - 1] and umin[i] <= umin[i + 1]):
+            continue
+        tol = 14.0 + 3.0 * float(p.s[i])
+        if umin[i] > R + tol or not p.moving_at(float(p.t[i]), dt):
+            continue
+        t_guess = float(p.t[i])
+        t_c, err, pre, post = kink(p, t_guess, fps)
+        if pre is None:
+            continue
+        # Moving toward a rail before, and not still going into it after; near a pocket the
+        # jaw counts for the nearer rail.
+        at = pre.pos(t_c)
+        rails = sorted((abs(float(at[ax]) - nose(table)), r) for r, (ax, nose, n) in _RAILS.items())
+        best = None
+        for dist, r in rails:
+            if dist > R + 60.0:
+                break
+            n = _RAILS[r][2]
+            v_in = -float(pre.v @ n)
+            v_out = float(post.v @ n) if post is not None else 0.0
+            if v_in > 60.0 and v_out > -0.2 * v_in:
+                best = r
+                break
+        if best is None or t_c - last_t < 3 * dt:
+            continue
+        last_t = t_c
+        out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
+    return out
+
+
+def _crossings(p: Path, table: Table) -> list[dict]:
+    out: list[dict] = []
+    if not p.motions or len(p.t) < 2:
+        return out
+    t = p.t
+    xy = p.xy
+    if p.rest is not None:
+        t = np.concatenate([[t[p.motions[0][0]] - 1e-3], t[p.motions[0][0]:]])
+        xy = np.concatenate([[p.rest], xy[p.motions[0][0]:]])
+    for line, ax, value in (("head_string", 0, table.head_string_x), ("long_string", 1, table.long_string_y)):
+        v = xy[:, ax] - value
+        h = 3.0
+        side = 0
+        last_i = None
+        for i in range(len(v)):
+            s = 1 if v[i] > h else (-1 if v[i] < -h else 0)
+            if s == 0:
+                continue
+            if side != 0 and s != side and last_i is not None:
+                # Interpolate the zero crossing between the last sample on the old side and this one.
+                j = last_i
+                k = j + int(np.argmax(np.sign(v[j:i + 1]) != np.sign(v[j]))) if np.any(np.sign(v[j:i + 1]) != np.sign(v[j])) else i
+                k = max(k, j + 1)
+                f = v[k - 1] / (v[k - 1] - v[k]) if v[k - 1] != v[k] else 0.5
+                tc = float(t[k - 1] + f * (t[k] - t[k - 1]))
+                out.append({"t": tc, "type": "cross", "ball": p.name, "line": line,
+                            "t_err": float(t[k] - t[k - 1]) / 2})
+            side = s
+            last_i = i
+    return out

@@ -1,0 +1,271 @@
+"""Shot segmentation: tracks → lag and shot records (the contract in ../shared/spec/SHOT-RECORD.md).
+
+A shot runs from balls at rest, through a strike, to everything stopped (WPA 2.19). The
+reconstructor watches the tracks frame by frame: an episode of motion opens when a ball leaves its
+rest position and closes once every ball has been still for `QUIET_S` (a ball that vanished while
+moving closes when its track ends). What the episode was is decided when it closes:
+
+- the lag (WPA 1.2): the table holds two balls behind the head string and both are struck;
+- ball in hand placed by a hand (not a shot): one ball moved, the cue ball, and it either appeared
+  from nowhere or stopped dead (a rolling ball slows down; a hand puts it down);
+- a ball nudged at rest between shots (not a shot): one ball moved and it is not the cue ball;
+- a shot: the cue ball started with nothing touching it (the strike).
+A shot record gets the events of tracking/events.py, the positions at the strike and at rest, and
+its frames as evidence.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from cueref.observation import Observation
+from cueref.table import Table
+from tracking.events import Path, extract
+from tracking.kalman import ROLLING_DECEL
+from tracking.tracker import NAMES, Track, Tracker
+
+BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
+QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
+ABRUPT_STOP_MM_S = 200.0  # a ball still moving this fast one frame before rest was put down by hand
+
+
+@dataclass
+class Episode:
+    start_t: float
+    start_frame: int
+    tracks_at_start: list[Track]
+    shots_before: int
+    notes: list[str] = field(default_factory=list)
+
+
+class ShotReconstructor:
+    """Feed `push(frame, t, observations)`; it returns the records completed at that frame."""
+
+    def __init__(self, table: Table, fps: float = 60.0, video: str | None = None,
+                 centroid_lag_frames: float = 0.4):
+        self.table, self.fps, self.video = table, fps, video
+        self.tracker = Tracker(table, fps, centroid_lag_frames)
+        self.episode: Episode | None = None
+        self.quiet_since: float | None = None
+        self.records: list[dict] = []
+        self.skipped: list[dict] = []  # episodes that were not shots, with why
+        self.names: dict[int, str] = {}
+
+    # --- stream -------------------------------------------------------------------------------
+    def push(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
+        self.tracker.update(frame, t, observations)
+        active = [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive and tr.moving]
+        if self.episode is not None:
+            # A ball that appears during a shot (the cue ball brought back for ball in hand) is
+            # not part of it; it opens its own episode once this one closes.
+            active = [tr for tr in active if tr.born_t <= self.episode.start_t + BORN_SLACK_S]
+        if self.episode is not None:
+            split = self._new_strike(self.episode, t)
+            if split is not None:
+                # Struck again before everything had stopped (WPA 3.9): the shot so far ends
+                # here and a new one begins with this strike.
+                ep = self.episode
+                self.episode = Episode(split, frame, [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive],
+                                       len(self.records) + 1)
+                self.quiet_since = None
+                rec = self._close(ep, split - 1e-3)
+                if rec is not None:
+                    self.records.append(rec)
+                    return [rec]
+                return []
+        if active:
+            if self.episode is None:
+                start = min(tr.traw[tr.motions[-1][0]] for tr in active)
+                at_start = [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive]
+                self.episode = Episode(start, frame, at_start, len(self.records))
+            self.quiet_since = None
+            return []
+        if self.episode is None:
+            return []
+        if self.quiet_since is None:
+            self.quiet_since = t
+        if t - self.quiet_since < QUIET_S:
+            return []
+        ep, self.episode, self.quiet_since = self.episode, None, None
+        rec = self._close(ep, t)
+        if rec is None:
+            return []
+        self.records.append(rec)
+        return [rec]
+
+    def _new_strike(self, ep: Episode, t: float) -> float | None:
+        """The cue ball, at rest for a while inside this episode, has just started again with no
+        moving ball near it: the media time of that start, else None."""
+        for tr in self.tracker.tracks:
+            if not (tr.confirmed and tr.alive and tr.moving and len(tr.motions) >= 2):
+                continue
+            name, share = tr.label()
+            if name != "cue" or share < 0.6:
+                continue
+            a, prev = tr.motions[-1][0], tr.motions[-2]
+            start = tr.traw[a]
+            if prev[1] is None or tr.traw[prev[0]] < ep.start_t - 0.01 or start < t - 2.5 / self.fps:
+                continue
+            # A strike, not the last millimetres of the roll: it leaves at speed.
+            speed = float(np.hypot(*(np.asarray(tr.xy[-1]) - tr.rests[-1]))) / max(tr.traw[-1] - start + 1.0 / self.fps, 1e-3)
+            if speed < 150.0:
+                continue
+            rest = tr.rests[-1]
+            near = [o for o in self.tracker.tracks if o is not tr and o.confirmed and o.alive and o.moving
+                    and float(np.hypot(*(o.position() - rest))) < self.table.ball_diameter_mm + 40.0]
+            if not near:
+                return start - 0.5 / self.fps
+        return None
+
+    def finish(self, t: float) -> list[dict]:
+        """End of the video: close an open episode as it stands."""
+        if self.episode is None:
+            return []
+        ep, self.episode = self.episode, None
+        rec = self._close(ep, t)
+        if rec is not None:
+            rec.setdefault("notes", []).append("the video ended before every ball had stopped")
+            self.records.append(rec)
+            return [rec]
+        return []
+
+    # --- one episode ----------------------------------------------------------------------------
+    def _close(self, ep: Episode, t_end: float) -> dict | None:
+        w0 = ep.start_t - 0.5
+        tracks = [tr for tr in self.tracker.tracks if tr.confirmed and tr.hits >= 0 and
+                  (tr.alive or (tr.ended_t is not None and tr.ended_t >= w0)) and
+                  tr.born_t <= ep.start_t + BORN_SLACK_S]
+        moved = [tr for tr in tracks if any(tr.traw[m[0]] >= w0 for m in tr.motions) or
+                 (tr.born_t >= ep.start_t - 0.05 and len(tr.motions))]
+        if not moved:
+            return None
+        on_bed_before = [tr for tr in ep.tracks_at_start if tr.born_t < ep.start_t]
+        lag = (ep.shots_before == 0 and len(on_bed_before) == 2 and
+               all(tr.anchor_before(ep.start_t)[0] < self.table.head_string_x + 60.0 for tr in on_bed_before)
+               and all(tr in moved for tr in on_bed_before))
+        if lag:
+            names = {id(tr): ("left" if tr.anchor_before(ep.start_t)[1] < self.table.W / 2 else "right")
+                     for tr in on_bed_before}
+            if len(set(names.values())) != 2:
+                lag = False
+        if not lag:
+            names = self._assign_names(tracks)
+        if len(moved) == 1 and not lag:
+            tr = moved[0]
+            name = names.get(id(tr))
+            why = None
+            if name != "cue":
+                why = f"the {name or 'unidentified ball'} moved alone (nudged at rest): not a shot"
+            elif tr.born_t >= ep.start_t - 0.05 or not tr.rests:
+                why = "the cue ball appeared moving (placed by hand): ball in hand, not a shot"
+            elif self._abrupt_stop(tr):
+                why = "the cue ball stopped dead (put down by hand): ball in hand, not a shot"
+            if why:
+                self.skipped.append({"t": ep.start_t, "why": why})
+                return None
+        paths = [self._path(tr, names[id(tr)], w0, t_end) for tr in tracks if id(tr) in names]
+        strikers = ("left", "right") if lag else ("cue",)
+        t0, events = extract(paths, self.table, self.fps, strikers)
+        if t0 is None:
+            self.skipped.append({"t": ep.start_t, "why": "balls moved but no strike was seen"})
+            return None
+        stop = t0
+        for tr in moved:
+            last = [m for m in tr.motions if tr.traw[m[0]] <= t_end]
+            if not last:
+                continue
+            a, b = last[-1]
+            if tr.ended_t is not None and tr.ended_t <= t_end + 1e-6:
+                stop = max(stop, tr.traw[-1] + 0.5 / self.fps)
+            elif b is not None and tr.traw[b] <= t_end:
+                stop = max(stop, tr.traw[b])
+            else:
+                # Still rolling when the next strike came: it stops about when rolling friction
+                # has taken its speed.
+                i = int(np.searchsorted(tr.traw, t_end))
+                j = max(i - 4, a)
+                v = float(np.hypot(*(np.asarray(tr.xy[i - 1]) - np.asarray(tr.xy[j])))) / max(tr.traw[i - 1] - tr.traw[j], 1e-3) \
+                    if i - 1 > j else 0.0
+                stop = max(stop, t_end + v / ROLLING_DECEL)
+        before, after, pos_err = {}, {}, {}
+        for tr in tracks:
+            name = names.get(id(tr))
+            if name is None:
+                continue
+            if tr.traw[0] <= t0 + 0.02 and (tr.ended_t is None or tr.ended_t >= t0):
+                p = tr.anchor_before(t0)
+                before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
+                pos_err[name] = round(self._pos_err(tr), 2)
+            if tr.ended_t is None or tr.ended_t > t_end:
+                p = tr.anchor_before(t_end)
+                after[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
+        out_events = []
+        for e in events:
+            e = dict(e)
+            e["t"] = round(e["t"] - t0, 4)
+            if "until" in e:
+                e["until"] = round(e["until"] - t0, 4)
+            if "t_err" in e:
+                e["t_err"] = round(max(e["t_err"], 0.0005), 4)
+            if e["type"] == "collision" and any(b not in before for b in e["balls"]):
+                continue
+            out_events.append(e)
+        out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(2.0 / self.fps, 4)})
+        rec = {"kind": "lag" if lag else "shot", "t0": round(t0, 4), "before": before, "after": after,
+               "events": out_events, "pos_err": pos_err}
+        frames = [int(math.floor(t0 * self.fps - 1e-9)), int(math.ceil(stop * self.fps + 1e-9))]
+        rec["evidence"] = {"frames": frames} if self.video is None else {"video": self.video, "frames": frames}
+        return rec
+
+    def _assign_names(self, tracks: list[Track]) -> dict[int, str]:
+        """Each ball name to at most one track, by the classifier's votes over the whole track."""
+        if not tracks:
+            return {}
+        share = np.array([tr.votes / max(tr.n_votes, 1) for tr in tracks])
+        cost = -np.log(share + 1e-3)
+        rows, cols = linear_sum_assignment(cost)
+        names = {}
+        for r, c in zip(rows, cols):
+            if share[r, c] >= 0.15:
+                names[id(tracks[r])] = NAMES[c]
+        return names
+
+    def _path(self, tr: Track, name: str, w0: float, w1: float) -> Path:
+        t, traw, fr, xy, s = (np.asarray(tr.t), np.asarray(tr.traw), tr.frame, np.asarray(tr.xy).reshape(-1, 2),
+                              np.asarray(tr.s))
+        sel = np.flatnonzero((traw >= w0) & (traw <= w1 + 1e-9))
+        if len(sel) == 0:
+            return Path(name, np.zeros(0), np.zeros(0), np.zeros((0, 2)), np.zeros(0), tr.anchor.copy(), [],
+                        ended=False)
+        i0, i1 = int(sel[0]), int(sel[-1])
+        motions, rest = [], None
+        for k, (a, b) in enumerate(tr.motions):
+            if (b is not None and b < i0) or a > i1:
+                continue
+            if b is not None and b > i1:
+                b = None
+            if a < i0:
+                a = i0
+            elif not motions:
+                rest = tr.rests[k]
+            motions.append((a - i0, None if b is None else b - i0))
+        if not motions:
+            rest = tr.anchor.copy()
+        ended = tr.ended_t is not None
+        return Path(name, t[sel], traw[sel], xy[sel], s[sel], rest, motions, ended=ended)
+
+    def _abrupt_stop(self, tr: Track) -> bool:
+        a, b = tr.motions[-1]
+        if b is None or b - a < 2:
+            return False
+        p = np.asarray(tr.xy[b - 2:b + 1])
+        tt = np.asarray(tr.t[b - 2:b + 1])
+        v = float(np.hypot(*(p[1] - p[0]))) / max(tt[1] - tt[0], 1e-3)
+        return v > ABRUPT_STOP_MM_S
+
+    @staticmethod
+    def _pos_err(tr: Track) -> float:
+        return tr.sigma / math.sqrt(max(min(tr.anchor_n, 30), 1)) + 0.3

@@ -1,0 +1,350 @@
+"""Observations → ball tracks: association, rest and motion, coasting, identity.
+
+Each frame the tracks predict where their ball is (a resting ball stays at its rest position, a
+moving one is carried by its Kalman filter), and observations are assigned to tracks by the
+Hungarian method on a cost that adds distance and identity: a "7" seen near the track that has been
+the 7 all along costs less than the same spot claimed by the 3. A track keeps every raw observation
+it was given (events are timed from those, not from the smoothed filter, which rounds corners).
+
+A track is at rest or moving. It starts moving when two observations in a row leave its rest
+position by more than the noise allows, and stops when its last observations (0.2 s) stay within a
+few millimetres. A resting track is never dropped for being unseen (a player may stand over it for
+a minute); a moving one that stays unseen is ended where it was last seen (a pocket, over a rail,
+or lost) and the shot reconstruction decides which.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from cueref.observation import Observation
+from cueref.table import Table
+from tracking.kalman import BallFilter
+
+NAMES = ["cue"] + [str(n) for n in range(1, 16)]
+_INDEX = {n: i for i, n in enumerate(NAMES)}
+GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame
+START_GATE_MM = 200.0
+COAST_S = 0.5
+UNMATCHED_COST = 10.0  # per side; a pair costs (distance / 30 mm)² plus the identity term
+MISMATCH_COST = 12.0  # an observation labelled as another ball than the track's
+LIFTED_S = 2.0  # a moving track unseen this long has ended
+REST_S = 0.2  # a ball whose observations stay still this long is at rest
+CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
+CONFIRM_FRAMES = 6
+RESCUE_P = 0.8  # a label this sure may move a track across the table
+
+
+@dataclass
+class Track:
+    id: int
+    born_t: float
+    anchor: np.ndarray  # rest position (mm): meaningful while at rest
+    sigma: float
+    filt: BallFilter | None = None  # while moving
+    votes: np.ndarray = field(default_factory=lambda: np.zeros(len(NAMES)))
+    n_votes: int = 0
+    hits: int = 1
+    confirmed: bool = False
+    last_frame: int = 0
+    last_t: float = 0.0
+    moving: bool = False
+    ended_t: float | None = None  # a moving track that vanished
+    lifted: bool = False  # ended at rest: unseen for LIFTED_S
+    jumped: bool = False  # its latest motion began unseen (picked up, or hidden at the start)
+    anchor_n: int = 1
+    # Raw history: corrected time, frame, centre, sigma.
+    t: list = field(default_factory=list)
+    traw: list = field(default_factory=list)  # the frame's media time
+    frame: list = field(default_factory=list)
+    xy: list = field(default_factory=list)
+    s: list = field(default_factory=list)
+    motions: list = field(default_factory=list)  # [start index, stop index or None]
+    rests: list = field(default_factory=list)  # the rest position each motion started from
+    _pending: int = 0
+
+    @property
+    def alive(self) -> bool:
+        return self.ended_t is None
+
+    def label(self) -> tuple[str | None, float]:
+        """The name the observations vote for, and its share of the votes."""
+        if self.n_votes == 0 or self.votes.sum() <= 0:
+            return None, 0.0
+        k = int(np.argmax(self.votes))
+        return NAMES[k], float(self.votes[k] / max(self.n_votes, 1))
+
+    def position(self) -> np.ndarray:
+        if self.moving and self.filt is not None:
+            return self.filt.position
+        return self.anchor
+
+    def anchor_before(self, t: float) -> np.ndarray:
+        """Where the ball rested at media time t (its rest before the first motion after t)."""
+        for k, (a, _) in enumerate(self.motions):
+            if self.traw[a] >= t - 1e-9:
+                return self.rests[k]
+        if self.moving or (self.motions and self.motions[-1][1] is not None and self.traw[self.motions[-1][1]] > t):
+            i = int(np.clip(np.searchsorted(self.traw, t), 0, len(self.traw) - 1))
+            return np.asarray(self.xy[i])
+        return self.anchor
+
+    def arrays(self):
+        return (np.asarray(self.t, float), np.asarray(self.frame, int), np.asarray(self.xy, float).reshape(-1, 2),
+                np.asarray(self.s, float))
+
+
+class Tracker:
+    """Feed `update(frame, t, observations)` in frame order; read `tracks`."""
+
+    def __init__(self, table: Table, fps: float = 60.0, centroid_lag_frames: float = 0.4):
+        """`centroid_lag_frames`: a moving ball's blur streak is centred this far before the frame
+        time (the shutter is open over the frame before it); observation times are corrected."""
+        self.table = table
+        self.fps = fps
+        self.lag = centroid_lag_frames / fps
+        self.tracks: list[Track] = []
+        self._next = 0
+        self.last_t: float | None = None
+
+    # --- per frame ---------------------------------------------------------------------------
+    def update(self, frame: int, t: float, observations: list[Observation]) -> None:
+        dt = 0.0 if self.last_t is None else t - self.last_t
+        self.last_t = t
+        live = [tr for tr in self.tracks if tr.alive]
+        for tr in live:
+            if tr.moving and tr.filt is not None:
+                tr.filt.predict(dt)
+        obs = [o for o in observations if self.table.on_bed(o.mm, slack=self.table.R + 200.0)]
+        matched_tr: set[int] = set()
+        matched_ob: set[int] = set()
+        if live and obs:
+            P = np.array([tr.position() for tr in live])
+            O = np.array([o.mm for o in obs])
+            d = np.hypot(P[:, None, 0] - O[None, :, 0], P[:, None, 1] - O[None, :, 1])
+            gate = np.array([self._gate(tr, t) for tr in live])
+            cost = (d / 30.0) ** 2
+            cost += self._identity_cost(live, obs)
+            cost[d > gate[:, None]] = 1e6
+            # Either side may stay unmatched at a price (a track unseen, a new track born), so
+            # that no pair is forced together just to complete the assignment.
+            nt, no = cost.shape
+            full = np.full((nt + no, no + nt), 1e6)
+            full[:nt, :no] = cost
+            full[:nt, no:][np.eye(nt, dtype=bool)] = UNMATCHED_COST
+            full[nt:, :no][np.eye(no, dtype=bool)] = UNMATCHED_COST
+            full[nt:, no:] = 0.0
+            rows, cols = linear_sum_assignment(full)
+            for r, c in zip(rows, cols):
+                if r < nt and c < no and cost[r, c] < 1e5:
+                    self._assign(live[r], obs[c], frame, t)
+                    matched_tr.add(r)
+                    matched_ob.add(c)
+        # Identity before position: a ball the classifier is sure of, seen where no track expects
+        # it, is the known ball of that name that was not seen this frame (carried by a hand,
+        # out from under the cue or a player, or a track that ended too soon).
+        rescued = set()
+        for i, o in enumerate(obs):
+            if i in matched_ob:
+                continue
+            tr = self._rescue(o, [tr for k, tr in enumerate(live) if k not in matched_tr and tr.confirmed])
+            if tr is not None:
+                self._continue(tr, o, frame, t)
+                rescued.add(id(tr))
+                matched_tr.add(live.index(tr) if tr in live else -1)
+            else:
+                self._birth(o, frame, t)
+        for i, tr in enumerate(live):
+            if i in matched_tr or id(tr) in rescued:
+                continue
+            if not tr.confirmed and frame - tr.frame[0] >= CONFIRM_FRAMES:
+                tr.ended_t = tr.last_t
+                tr.hits = -1  # never confirmed: a spurious detection
+            elif tr.moving and t - tr.last_t > COAST_S:
+                tr.ended_t = tr.last_t
+            elif not tr.moving and t - tr.last_t > LIFTED_S:
+                # Long unseen at rest: taken off the table (the lag balls, a rack being reset), or
+                # hidden by a player; seen again at the same spot, the track carries on.
+                tr.ended_t = tr.last_t
+                tr.lifted = True
+        self.tracks = [tr for tr in self.tracks if tr.hits >= 0]
+
+    def _gate(self, tr: Track, t: float) -> float:
+        unseen = max(t - tr.last_t, 0.0)
+        if tr.moving and tr.filt is not None:
+            # A collision may stop the ball dead: allow for its whole predicted step.
+            step = float(np.hypot(*tr.filt.velocity)) / self.fps
+            return (GATE_MM + step + 3.0 * tr.filt.position_sigma()
+                    + 4000.0 * max(unseen - 1.5 / self.fps, 0.0))
+        # A resting ball may be struck: a break sends the cue ball 10 m/s (170 mm a frame).
+        return START_GATE_MM
+
+    @staticmethod
+    def _identity_cost(tracks: list[Track], obs: list[Observation]) -> np.ndarray:
+        cost = np.zeros((len(tracks), len(obs)))
+        names = []
+        for tr in tracks:
+            name, share = tr.label()
+            names.append(name if (name is not None and share > 0.6 and tr.n_votes >= 5) else None)
+        for j, o in enumerate(obs):
+            if o.ball not in _INDEX:
+                continue
+            for i, name in enumerate(names):
+                if name is None:
+                    continue
+                cost[i, j] = -1.0 if name == o.ball else MISMATCH_COST
+        return cost
+
+    def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
+        xy = np.asarray(o.mm, float)
+        sigma = max(o.sigma_mm, 0.3)
+        tc = t - (self.lag if tr.moving else 0.0)
+        tr.t.append(tc)
+        tr.traw.append(t)
+        tr.frame.append(frame)
+        tr.xy.append(xy)
+        tr.s.append(sigma)
+        tr.hits += 1
+        tr.last_frame, tr.last_t = frame, t
+        if not tr.confirmed and tr.hits >= CONFIRM_HITS:
+            tr.confirmed = True
+        self._vote(tr, o)
+        if tr.moving:
+            tr.filt.update(xy, sigma)
+            self._maybe_stop(tr)
+        else:
+            dev = float(np.hypot(*(xy - tr.anchor)))
+            if dev > max(5.0, 4.0 * sigma):
+                tr._pending += 1
+                # Two in a row, or one too far to be noise (a ball hit into a pocket may be seen
+                # moving only once).
+                if tr._pending >= 2 or dev > max(15.0, 8.0 * sigma):
+                    self._start(tr, tr._pending)
+            else:
+                tr._pending = 0
+                n = min(tr.anchor_n, 30)
+                tr.anchor = (tr.anchor * n + xy) / (n + 1)
+                tr.anchor_n += 1
+                tr.sigma = sigma
+
+    def _vote(self, tr: Track, o: Observation) -> None:
+        if not o.probs:
+            return
+        for name, p in o.probs.items():
+            k = _INDEX.get(name)
+            if k is not None:
+                tr.votes[k] += p
+        tr.n_votes += 1
+
+    def _start(self, tr: Track, n: int = 2) -> None:
+        """The last n observations left the rest position: the ball has been moving since the
+        first of them. Their times were recorded as at rest; correct them for the blur lag."""
+        i0 = len(tr.t) - n
+        for k in range(i0, len(tr.t)):
+            tr.t[k] -= self.lag
+        if n >= 2 and self._creeping_on(tr, i0):
+            # Not a new start: the ball had only slowed below the rest test and rolls on the way
+            # it was going (the last few millimetres of a roll).
+            tr.motions[-1][1] = None
+            v = (tr.xy[-1] - tr.xy[i0]) / max(tr.t[-1] - tr.t[i0], 1e-3)
+            tr.filt = BallFilter(tr.xy[-1], tr.s[-1], self.table, velocity=v, velocity_sigma=300.0)
+            tr.moving = True
+            tr._pending = 0
+            return
+        if n >= 2:
+            v = (tr.xy[-1] - tr.xy[i0]) / max(tr.t[-1] - tr.t[i0], 1e-3)
+            tr.filt = BallFilter(tr.xy[i0], tr.s[i0], self.table, velocity=v, velocity_sigma=800.0)
+            tr.filt.predict(tr.t[-1] - tr.t[i0])
+            tr.filt.update(tr.xy[-1], tr.s[-1])
+        else:
+            v = (tr.xy[-1] - tr.anchor) * self.fps
+            tr.filt = BallFilter(tr.xy[-1], tr.s[-1], self.table, velocity=v, velocity_sigma=1500.0)
+        tr.moving = True
+        tr._pending = 0
+        tr.motions.append([i0, None])
+        tr.rests.append(tr.anchor.copy())
+        tr.jumped = False
+
+    def _creeping_on(self, tr: Track, i0: int) -> bool:
+        if not tr.motions or tr.motions[-1][1] is None:
+            return False
+        a, b = tr.motions[-1]
+        if tr.traw[i0] - tr.traw[b] > 1.5 or b - a < 2:
+            return False
+        before = np.asarray(tr.xy[b]) - np.asarray(tr.xy[max(a, b - 6)])
+        now = np.asarray(tr.xy[-1]) - np.asarray(tr.xy[b])
+        nb, nn = float(np.hypot(*before)), float(np.hypot(*now))
+        return nb > 1.0 and nn < 12.0 and float(before @ now) > 0.7 * nb * nn
+
+    def _maybe_stop(self, tr: Track) -> None:
+        n = max(3, int(round(REST_S * self.fps)))
+        if len(tr.t) - tr.motions[-1][0] < n + 2:
+            return
+        pts = np.asarray(tr.xy[-n:])
+        c = pts.mean(axis=0)
+        spread = float(np.max(np.hypot(*(pts - c).T)))
+        if spread <= max(2.5, 3.0 * float(np.median(tr.s[-n:]))):
+            tr.moving = False
+            tr.filt = None
+            tr.anchor, tr.anchor_n = c, n
+            tr.motions[-1][1] = len(tr.t) - n
+            # Samples at rest carry no blur lag.
+            for k in range(len(tr.t) - n, len(tr.t)):
+                tr.t[k] = tr.traw[k]
+
+    def _birth(self, o: Observation, frame: int, t: float) -> None:
+        tr = Track(id=self._next, born_t=t, anchor=np.asarray(o.mm, float), sigma=max(o.sigma_mm, 0.3),
+                   last_frame=frame, last_t=t)
+        self._next += 1
+        tr.t.append(t)
+        tr.traw.append(t)
+        tr.frame.append(frame)
+        tr.xy.append(np.asarray(o.mm, float))
+        tr.s.append(tr.sigma)
+        self._vote(tr, o)
+        self.tracks.append(tr)
+
+    def _rescue(self, o: Observation, unmatched: list[Track]) -> Track | None:
+        if o.ball not in _INDEX or o.probs.get(o.ball, 0.0) < RESCUE_P:
+            return None
+        cands = []
+        for tr in unmatched + [tr for tr in self.tracks if not tr.alive and tr.hits >= 0 and tr.confirmed]:
+            name, share = tr.label()
+            if name != o.ball or share < 0.6:
+                continue
+            if not tr.alive and not tr.lifted and (self.last_t - tr.ended_t) > 3.0:
+                continue  # ended long ago (pocketed): a ball of that name now is another story
+            cands.append(tr)
+        if not cands:
+            return None
+        p = np.asarray(o.mm, float)
+        return min(cands, key=lambda tr: float(np.hypot(*(tr.position() - p))))
+
+    def _continue(self, tr: Track, o: Observation, frame: int, t: float) -> None:
+        """Attach an observation far from where the track expected it."""
+        xy = np.asarray(o.mm, float)
+        was_lifted = not tr.alive and tr.lifted
+        tr.ended_t, tr.lifted = None, False
+        if float(np.hypot(*(xy - tr.position()))) <= max(5.0, 4.0 * o.sigma_mm) and not tr.moving:
+            self._assign(tr, o, frame, t)  # back where it rested
+            return
+        if not tr.moving:
+            # It left its rest position unseen: it has been moving since this observation.
+            tr.motions.append([len(tr.t), None])
+            tr.rests.append(tr.anchor.copy())
+            tr.moving = True
+            tr.jumped = True
+        tr.t.append(t - self.lag)
+        tr.traw.append(t)
+        tr.frame.append(frame)
+        tr.xy.append(xy)
+        tr.s.append(max(o.sigma_mm, 0.3))
+        tr.hits += 1
+        tr.last_frame, tr.last_t = frame, t
+        self._vote(tr, o)
+        tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity_sigma=1500.0)
+        tr._pending = 0
+        del was_lifted
