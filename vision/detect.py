@@ -70,25 +70,43 @@ class BallDetector:
                 crops.append(crop)
         probs = self.ident.probabilities(crops) * self.mask
         probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
-        out: list[Observation] = []
-        best: dict[str, int] = {}
         ks = probs.argmax(axis=1) if len(probs) else np.zeros(0, int)
         balls = [i for i, k in enumerate(ks) if names[k] != "none"]
-        mms = self.cal.to_table([kept[i] for i in balls]) if balls else []
+        labels = self._assign(probs[balls], names)
+        keep = [(i, lab) for i, lab in zip(balls, labels) if lab is not None]
+        mms = self.cal.to_table([kept[i] for i, _ in keep]) if keep else []
         sigma = PIXEL_SIGMA * self.mm_per_px
-        for i, mm in zip(balls, mms):
-            px, p, k = kept[i], probs[i], int(ks[i])
-            label = names[k] if p[k] >= SURE else "unknown"
-            obs = Observation(frame, t, label, {n: float(v) for n, v in zip(names, p) if n != "none"},
-                              px, (float(mm[0]), float(mm[1])), sigma)
-            # One ball of each number: a second claimant keeps its probabilities but is "unknown".
-            if label != "unknown" and label in best:
-                j = best[label]
-                if out[j].probs[label] < obs.probs[label]:
-                    out[j].ball, best[label] = "unknown", len(out)
-                else:
-                    obs.ball = "unknown"
-            elif label != "unknown":
-                best[label] = len(out)
-            out.append(obs)
+        return [Observation(frame, t, lab, {n: float(v) for n, v in zip(names, probs[i]) if n != "none"},
+                            kept[i], (float(mm[0]), float(mm[1])), sigma) for (i, lab), mm in zip(keep, mms)]
+
+    @staticmethod
+    def _assign(probs: np.ndarray, names: list[str]) -> list[str | None]:
+        """One ball of each number. The surest claim is settled first; each later candidate's
+        probabilities are then renormalised over the numbers still free (a stripe seen edge-on
+        that looks 45 % like the 9 and 51 % like the 1, beside a sure 1, is the 9). A candidate
+        whose belief lies almost all (90 %) on numbers already taken is not reported: a second
+        look at a ball, or a look-alike (a pocket's mouth, the cue's ferrule). Below SURE a
+        candidate is "unknown", and keeps its probabilities."""
+        n = len(probs)
+        out: list[str | None] = ["unknown"] * n
+        if n == 0:
+            return out
+        cols = [j for j, c in enumerate(names) if c != "none"]
+        P = probs[:, cols].astype(float)
+        mass = np.maximum(P.sum(axis=1), 1e-9)
+        free = np.ones(len(cols), bool)
+        todo = list(range(n))
+        while todo:
+            q = P[todo] * free
+            i_rel = int(np.argmax(q.max(axis=1)))
+            i = todo.pop(i_rel)
+            qi = q[i_rel]
+            left = qi.sum()
+            if left < 0.1 * mass[i]:
+                out[i] = None
+                continue
+            j = int(np.argmax(qi))
+            if qi[j] / left >= SURE:
+                out[i] = names[cols[j]]
+                free[j] = False
         return out

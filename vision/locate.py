@@ -32,11 +32,16 @@ class Candidate:
 
 
 class Locator:
-    def __init__(self, cal: Calibration, scale: float = 0.5, min_score: float = 15.0):
-        self.cal, self.scale, self.min_score = cal, scale, min_score
+    def __init__(self, cal: Calibration, scale: float | None = None, min_score: float = 15.0):
+        """`scale`: of the locating image; by default a whole fraction that makes a ball's radius
+        about 6 pixels there (1/2 at 720p, 1/3 at 1080p)."""
+        self.cal, self.min_score = cal, min_score
         self.refine = True
         cam, t = cal.camera, cal.table
         self.r_full = float(cam.fx * t.R / cam.depth(np.array([[t.L / 2, t.W / 2, t.R]]))[0])
+        if scale is None:
+            scale = 1.0 / max(1, int(round(self.r_full / 6.0)))
+        self.scale = scale
         self.r = self.r_full * scale
         step = int(round(1 / scale))
         # Work only on the bed's bounding box (with a margin for the filters and the rim rays),
@@ -57,10 +62,12 @@ class Locator:
         tab = cal.to_table(np.stack([u.ravel(), v.ravel()], 1)).reshape(h, w, 2)
         self.bed = ((tab[..., 0] > -0.3 * t.R) & (tab[..., 0] < t.L + 0.3 * t.R) &
                     (tab[..., 1] > -0.3 * t.R) & (tab[..., 1] < t.W + 0.3 * t.R))
-        rr = int(np.ceil(self.r))
-        ys, xs = np.mgrid[-rr:rr + 1, -rr:rr + 1]
-        disc = ((xs * xs + ys * ys) <= (0.85 * self.r) ** 2).astype(np.float32)
-        self.kernel = disc / disc.sum()
+        # The disc of 0.85 radius as a plus of two boxes (three box filters, whatever the size):
+        # half-sizes rho x c and c x rho with c = 0.54 rho have the disc's area.
+        rho = 0.85 * self.r
+        a, c = max(1, int(round(rho))), max(1, int(round(0.54 * rho)))
+        self._plus = ((2 * a + 1, 2 * c + 1), (2 * c + 1, 2 * a + 1), (2 * c + 1, 2 * c + 1))
+        self._plus_area = float(2 * (2 * a + 1) * (2 * c + 1) - (2 * c + 1) ** 2)
         self.inner = ((tab[..., 0] > 2 * t.R) & (tab[..., 0] < t.L - 2 * t.R) &
                       (tab[..., 1] > 2 * t.R) & (tab[..., 1] < t.W - 2 * t.R)).astype(np.uint8)
         self.edge_ok = ((tab[..., 0] > 0.8 * t.R) & (tab[..., 0] < t.L - 0.8 * t.R) &
@@ -110,9 +117,8 @@ class Locator:
         # Saturate: any clearly-not-cloth pixel counts the same, so a dull ball frozen to a bright
         # one still peaks at its own centre.
         diff = np.minimum(score, 30.0)
-        # The mean over a disc of 0.85 radius: a square box (faster) lets frozen rack balls'
-        # peaks merge and loses 2-3 points of recall in racks.
-        mean = cv2.filter2D(diff, -1, self.kernel, borderType=cv2.BORDER_REPLICATE)
+        # The mean over a disc of 0.85 radius (frozen balls' plateaus merge: see below).
+        mean = self._disc_mean(diff)
         k = max(3, int(1.4 * self.r) | 1)
         bed_vals = mean[self.sample]
         med = float(np.median(bed_vals))
@@ -126,7 +132,7 @@ class Locator:
         # A plateau wider than a lone ball's is frozen balls whose discs merged (a rack, a
         # cluster): there, each ball's centre is where its rim's edges point (`_rim_votes`).
         extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-        merged = extent > 0.6 * self.r
+        merged = extent > 1.0 * self.r
         pts = self._to_full(cent[~merged])
         extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float)))
                  for s in stats[merged]]
@@ -176,11 +182,18 @@ class Locator:
             ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
             acc += np.bincount(vy[ok] * w + vx[ok], wt[ok], h * w)
         acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.5)
-        k = max(3, int(r) | 1)
-        pk = (acc >= cv2.dilate(acc, np.ones((k, k), np.uint8))) & (acc > 0.3 * acc.max())
+        k = max(3, int(0.8 * r) | 1)
+        pk = (acc >= cv2.dilate(acc, np.ones((k, k), np.uint8))) & (acc > 0.2 * acc.max())
         py, px = np.nonzero(pk)
         order = np.argsort(-acc[py, px], kind="stable")
         return np.stack([px[order] + x0, py[order] + y0], 1).astype(float)
+
+    def _disc_mean(self, diff: np.ndarray) -> np.ndarray:
+        b = cv2.BORDER_REPLICATE
+        s = (cv2.boxFilter(diff, -1, self._plus[0], normalize=False, borderType=b) +
+             cv2.boxFilter(diff, -1, self._plus[1], normalize=False, borderType=b) -
+             cv2.boxFilter(diff, -1, self._plus[2], normalize=False, borderType=b))
+        return s * (1.0 / self._plus_area)
 
     def _to_full(self, p: np.ndarray) -> np.ndarray:
         step = 1.0 / self.scale
@@ -269,7 +282,10 @@ class Locator:
             c = np.where(good[:, None], np.stack([cx, cy], 1), pts)
             res = (dirs[None] * c[:, None, :]).sum(axis=2) - b
             ares = np.abs(res)
-            med = np.array([np.median(a[kk]) if kk.any() else 0.0 for a, kk in zip(ares, keep)])
+            srt = np.sort(np.where(keep, ares, np.inf), axis=1)
+            cnt = keep.sum(axis=1)
+            lo, hi = np.maximum((cnt - 1) // 2, 0), np.maximum(cnt // 2, 0)
+            med = np.where(cnt > 0, (srt[np.arange(N), lo] + srt[np.arange(N), hi]) / 2, 0.0)
             new_keep = keep & (ares < np.maximum(1.0, 2.5 * med)[:, None])
             if (new_keep == keep).all():
                 break
