@@ -13,18 +13,29 @@ from cueref.observation import Observation
 from vision.calibrate import Calibration
 from vision.crops import HALF, SIZE, cut
 from vision.identify import Identifier
-from vision.locate import Candidate, Locator
+from vision.locate import Locator
 
 SURE = 0.5  # below this probability a ball is reported as "unknown"
 PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rendered 1080p frames
 
 
 class BallDetector:
-    def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None):
+    """Frames → observations. Successive frames of one camera share work: only where the picture
+    changed since the observations there were made (`CHANGE`, on the locating image, grown by a
+    ball's radius) are balls searched for again; the observations elsewhere are reported again
+    as they were. Everything is compared with the picture the observations came from, not the
+    previous frame, so a ball creeping a fraction of a pixel a frame is re-found once it has
+    moved half a pixel. `temporal=False` (or `reset()` before a frame) treats each frame alone."""
+
+    CHANGE = 16  # grey levels (0..255) on the locating image: above the sensor noise (<10 there)
+
+    def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
+                 temporal: bool = True):
         """`game` restricts the names to that game's balls (nine-ball has no 10)."""
         self.cal = cal
         self.locator = Locator(cal)
         self.ident = identifier or Identifier()
+        self.temporal = temporal
         allowed = None
         if game is not None:
             from cueref.records import OBJECT_BALLS  # noqa: PLC0415
@@ -38,46 +49,83 @@ class BallDetector:
         # The pockets' mouths: a dark hole the locator takes for a ball (and the classifier, too,
         # for the 8). A candidate there must show a lit part (a highlight, the number's disc).
         L, W, R = cal.table.L, cal.table.W, cal.table.R
-        self.pockets = np.array([[0, 0], [L / 2, 0], [L, 0], [0, W], [L / 2, W], [L, W]], float)
-        self.pocket_zone = 3.0 * R
+        pockets = np.array([[0, 0], [L / 2, 0], [L, 0], [0, W], [L / 2, W], [L, W]], float)
+        self.pockets_px = cal.to_pixel(pockets)
+        self.pocket_zone_px = 3.0 * self.locator.r_full
         yy, xx = np.mgrid[0:SIZE, 0:SIZE] - (SIZE - 1) / 2
         self._disc = np.hypot(xx, yy) <= 0.8 / HALF * SIZE / 2
+        rg = int(np.ceil(1.3 * self.locator.r)) + 1
+        self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rg + 1, 2 * rg + 1))
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the previous frames: the next one is searched whole."""
+        self._ref: np.ndarray | None = None  # the locating image the entries were found in
+        self._entries: list[tuple[tuple[float, float], tuple[float, float], np.ndarray]] = []  # px, mm, probs
 
     def _lit(self, crop: np.ndarray) -> bool:
         L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0][self._disc]
         return float(np.percentile(L, 98)) > self.locator.cloth_L + 40.0
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
-        # Locate and refine every candidate (vectorised), classify their crops in one batch.
         loc = self.locator
-        cands = loc.candidates(img, refine=False)
-        names = self.ident.classes
-        none = names.index("none") if "none" in names else None
-        if cands:
-            pts = loc.refine_points(img, np.array([c.px for c in cands]))
-            cands = [Candidate((float(p[0]), float(p[1])), c.score, c.radius_px) for p, c in zip(pts, cands)]
+        small = loc._small(img)
+        region = None
+        if self.temporal and self._ref is not None and self._ref.shape == small.shape:
+            d0, d1, d2 = cv2.split(cv2.absdiff(small, self._ref))
+            _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
+            if cv2.countNonZero(changed) == 0:
+                return self._report(frame, t)
+            region = cv2.dilate(changed, self._grow) > 0
+            if region.mean() > 0.4:
+                region = None  # most of the table: search it whole
+        entries = self._find(img, small, region)
+        if region is None:
+            self._entries = entries
+            self._ref = small
+        else:
+            sx, sy = np.rint(loc._to_small(np.array([e[0] for e in self._entries]).reshape(-1, 2))).astype(int).T
+            h, w = region.shape
+            inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
+            self._entries = [e for e, gone in zip(self._entries, inside) if not gone] + entries
+            self._ref = self._ref.copy()
+            self._ref[region] = small[region]
+        return self._report(frame, t)
+
+    def _find(self, img: np.ndarray, small: np.ndarray, region: np.ndarray | None):
+        """Locate, refine (vectorised) and classify (one batch) the balls whose centres lie in
+        `region` (None: anywhere)."""
+        loc = self.locator
+        cands = loc.candidates(img, refine=False, small=small, region=region)
+        if not cands:
+            return []
+        pts = loc.refine_points(img, np.array([c.px for c in cands]))
+        near = np.min(np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone_px
         kept, crops = [], []
-        near = np.zeros(len(cands), bool)
-        if cands:
-            mm = self.cal.to_table([c.px for c in cands])
-            near = np.min(np.hypot(*(mm[:, None, :] - self.pockets[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone
-        for c, at_pocket in zip(cands, near):
-            crop = cut(img, c.px[0], c.px[1], c.radius_px)
-            if crop is not None and at_pocket and not self._lit(crop):
+        for p, at_pocket in zip(pts, near):
+            crop = cut(img, p[0], p[1], loc.r_full)
+            if crop is None or (at_pocket and not self._lit(crop)):
                 continue
-            if crop is not None:
-                kept.append(c.px)
-                crops.append(crop)
+            kept.append((float(p[0]), float(p[1])))
+            crops.append(crop)
+        if not kept:
+            return []
         probs = self.ident.probabilities(crops) * self.mask
         probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
-        ks = probs.argmax(axis=1) if len(probs) else np.zeros(0, int)
-        balls = [i for i, k in enumerate(ks) if names[k] != "none"]
-        labels = self._assign(probs[balls], names)
-        keep = [(i, lab) for i, lab in zip(balls, labels) if lab is not None]
-        mms = self.cal.to_table([kept[i] for i, _ in keep]) if keep else []
+        names = self.ident.classes
+        ball = [i for i, k in enumerate(probs.argmax(axis=1)) if names[k] != "none"]
+        if not ball:
+            return []
+        mms = self.cal.to_table([kept[i] for i in ball])
+        return [(kept[i], (float(mm[0]), float(mm[1])), probs[i]) for i, mm in zip(ball, mms)]
+
+    def _report(self, frame: int, t: float) -> list[Observation]:
+        names = self.ident.classes
+        ents = self._entries
+        labels = self._assign(np.array([e[2] for e in ents]).reshape(len(ents), len(names)), names)
         sigma = PIXEL_SIGMA * self.mm_per_px
-        return [Observation(frame, t, lab, {n: float(v) for n, v in zip(names, probs[i]) if n != "none"},
-                            kept[i], (float(mm[0]), float(mm[1])), sigma) for (i, lab), mm in zip(keep, mms)]
+        return [Observation(frame, t, lab, {n: float(v) for n, v in zip(names, e[2]) if n != "none"}, e[0], e[1], sigma)
+                for e, lab in zip(ents, labels) if lab is not None]
 
     @staticmethod
     def _assign(probs: np.ndarray, names: list[str]) -> list[str | None]:

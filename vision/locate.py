@@ -77,6 +77,9 @@ class Locator:
         pick = np.random.default_rng(0).permutation(len(iy))[:6000]
         self.sample = (iy[pick], ix[pick])
         self.big = max(3, int(cam.width * scale / 24) | 1)
+        self._cloth: tuple[float, float, float] | None = None  # L, a, b of the cloth, last measured
+        self._thresh: float | None = None
+        self._last = None
         # The mean-shift's patch offsets (half resolution) and the rim fit's rays (full resolution).
         hs = int(np.ceil(1.3 * self.r))
         oy, ox = np.mgrid[-hs:hs + 1, -hs:hs + 1]
@@ -87,17 +90,27 @@ class Locator:
         self._ss = np.arange(0.55 * self.r_full, 1.45 * self.r_full, 0.25)
 
     def _small(self, bgr: np.ndarray) -> np.ndarray:
+        """The bed's box, each block of step x step pixels averaged."""
         x0, y0, x1, y1 = self.roi
+        step = int(round(1 / self.scale))
+        if step % 2 == 1 and step > 1:
+            # The same as INTER_AREA, faster: a centred box mean, then exactly the block centres
+            # (a linear resize by a whole odd factor samples them without interpolating).
+            return cv2.resize(cv2.blur(bgr[y0:y1, x0:x1], (step, step)), self.size, interpolation=cv2.INTER_LINEAR)
         return cv2.resize(bgr[y0:y1, x0:x1], self.size, interpolation=cv2.INTER_AREA)
 
-    def difference(self, small: np.ndarray) -> np.ndarray:
-        """Per-pixel difference from the cloth (0..~200) of the bed's box at half resolution
-        (`_small` of a frame)."""
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    def difference(self, small: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """Per-pixel difference from the cloth (0..~200) of the bed's box at the locating scale
+        (`_small` of a frame), or of the part `box` (x0, y0, x1, y1) of it. The cloth's colour
+        and the noise level are measured on the whole box; a part reuses the last ones."""
+        bx0, by0, bx1, by1 = box or (0, 0, self.size[0], self.size[1])
+        lab = cv2.cvtColor(small[by0:by1, bx0:bx1], cv2.COLOR_BGR2LAB)
         L, a, b = (c.astype(np.float32) for c in cv2.split(lab))
-        self.cloth_L = float(np.median(L[self.sample]))
-        ref_a = float(np.median(a[self.sample]))
-        ref_b = float(np.median(b[self.sample]))
+        if box is None or self._cloth is None:
+            whole = lab if box is None else cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+            ref = np.median(whole[self.sample], axis=0)
+            self._cloth = (float(ref[0]), float(ref[1]), float(ref[2]))
+        self.cloth_L, ref_a, ref_b = self._cloth
         # The cloth's brightness varies with the lamp: compare with a smooth local level.
         dl = L - cv2.blur(L, (self.big, self.big))
         chroma = cv2.magnitude(a - ref_a, b - ref_b)
@@ -106,42 +119,68 @@ class Locator:
         # (Not near the cushions, whose nose is a sharp edge too.)
         gl = cv2.GaussianBlur(L, (0, 0), 0.8)
         grad = cv2.magnitude(cv2.Sobel(gl, cv2.CV_32F, 1, 0), cv2.Sobel(gl, cv2.CV_32F, 0, 1))
-        score += 0.3 * grad * self.edge_ok
+        score += 0.3 * grad * self.edge_ok[by0:by1, bx0:bx1]
         return score
 
-    def candidates(self, bgr: np.ndarray, refine: bool | None = None) -> list[Candidate]:
+    def margin(self) -> int:
+        """How far (locating pixels) a change reaches into the score, its disc mean and peaks."""
+        return self.big // 2 + int(np.ceil(2.2 * self.r)) + 3
+
+    def candidates(self, bgr: np.ndarray, refine: bool | None = None, small: np.ndarray | None = None,
+                   region: np.ndarray | None = None) -> list[Candidate]:
         """Candidate centres, strongest first; refined to a fraction of a full-resolution pixel
-        unless refine=False."""
-        score = self.difference(self._small(bgr))
-        self._last = (bgr, score)  # refine_points reuses it for the same frame
+        unless refine=False. `region` (a mask at the locating scale, e.g. where the picture
+        changed) limits the search to the candidates whose centre lies in it: the work is done
+        on its bounding box and a margin, with the cloth colour and noise level of the last
+        whole search."""
+        if small is None:
+            small = self._small(bgr)
+        box = None
+        if region is not None and self._cloth is not None and self._thresh is not None:
+            ys, xs = np.nonzero(region)
+            if len(ys) == 0:
+                self._last = None
+                return []
+            m = self.margin()
+            box = (max(0, xs.min() - m), max(0, ys.min() - m),
+                   min(self.size[0], xs.max() + m + 1), min(self.size[1], ys.max() + m + 1))
+        bx0, by0, bx1, by1 = box or (0, 0, self.size[0], self.size[1])
+        off = np.array([bx0, by0], float)
+        score = self.difference(small, box)
+        self._last = (bgr, score, off)  # refine_points reuses it for the same frame
         # Saturate: any clearly-not-cloth pixel counts the same, so a dull ball frozen to a bright
         # one still peaks at its own centre.
         diff = np.minimum(score, 30.0)
         # The mean over a disc of 0.85 radius (frozen balls' plateaus merge: see below).
         mean = self._disc_mean(diff)
         k = max(3, int(1.4 * self.r) | 1)
-        bed_vals = mean[self.sample]
-        med = float(np.median(bed_vals))
-        mad = float(np.median(np.abs(bed_vals - med))) * 1.4826
-        thresh = max(self.min_score, med + 6.0 * mad)
-        peaks = (mean >= cv2.dilate(mean, np.ones((k, k), np.uint8))) & (mean > thresh) & self.bed
+        if box is None:
+            bed_vals = mean[self.sample]
+            med = float(np.median(bed_vals))
+            mad = float(np.median(np.abs(bed_vals - med))) * 1.4826
+            self._thresh = max(self.min_score, med + 6.0 * mad)
+        thresh = self._thresh
+        where = self.bed[by0:by1, bx0:bx1]
+        if region is not None and box is not None:
+            where = where & region[by0:by1, bx0:bx1]
+        peaks = (mean >= cv2.dilate(mean, np.ones((k, k), np.uint8))) & (mean > thresh) & where
         # A ball's saturated disc mean is a plateau (every centre whose 0.85 r disc lies inside the
         # ball): one candidate per plateau, at its centroid.
-        n, lab, stats, cent = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
-        stats, cent = stats[1:], cent[1:]
+        cent, stats = _components(peaks)
         # A plateau wider than a lone ball's is frozen balls whose discs merged (a rack, a
         # cluster): there, each ball's centre is where its rim's edges point (`_rim_votes`).
-        extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        extent = np.maximum(stats[:, 2], stats[:, 3])
         merged = extent > 1.0 * self.r
-        pts = self._to_full(cent[~merged])
-        extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float)))
+        pts = self._to_full(cent[~merged] + off)
+        extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float) + off))
                  for s in stats[merged]]
         if extra:
             pts = np.concatenate([pts] + extra)
-        ci = np.rint(self._to_small(pts)).astype(int)
+        ci = np.rint(self._to_small(pts) - off).astype(int)
+        inb = (ci[:, 0] >= 0) & (ci[:, 0] < mean.shape[1]) & (ci[:, 1] >= 0) & (ci[:, 1] < mean.shape[0])
         ci = np.clip(ci, 0, [mean.shape[1] - 1, mean.shape[0] - 1])
         scores = mean[ci[:, 1], ci[:, 0]]
-        ok = scores > thresh
+        ok = (scores > thresh) & inb & where[ci[:, 1], ci[:, 0]]
         pts, scores = pts[ok], scores[ok]
         order = np.argsort(-scores, kind="stable")
         pts, scores = pts[order], scores[order]
@@ -149,9 +188,49 @@ class Locator:
         pts, scores = pts[keep], scores[keep]
         do_refine = self.refine if refine is None else refine
         if do_refine and len(pts):
-            pts = self._mean_shift(score, pts)
+            pts = self._mean_shift(score, pts, off)
             pts = self.rim_fit(bgr, pts)
         return [Candidate((float(p[0]), float(p[1])), float(s), self.r_full) for p, s in zip(pts, scores)]
+
+    def refine_points(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Candidate centres (N, 2) to a fraction of a pixel: mean-shift, then the rim fit."""
+        last = self._last
+        if last is not None and last[0] is bgr:
+            score, off = last[1], last[2]
+        else:
+            score, off = self.difference(self._small(bgr)), np.zeros(2)
+        return self.rim_fit(bgr, self._mean_shift(score, np.asarray(pts, float), off))
+
+    def refine_point(self, bgr: np.ndarray, px: tuple[float, float], cache: dict | None = None) -> tuple[float, float]:
+        """One candidate's centre to a fraction of a pixel: mean-shift, then the rim fit."""
+        p = self.refine_points(bgr, np.array([px], float))[0]
+        return float(p[0]), float(p[1])
+
+    def _mean_shift(self, score: np.ndarray, pts: np.ndarray, off=(0.0, 0.0), iters: int = 3) -> np.ndarray:
+        """Mean-shift of "not cloth" inside each ball's disc (all candidates at once): inside the
+        ball the difference is high everywhere; weighted flat, the shading and the highlight do
+        not pull the centre. `score` covers the locating image from `off` on."""
+        h, w = score.shape
+        off = np.asarray(off, float)
+        p = self._to_small(pts) - off
+        r = 1.05 * self.r
+        oy, ox = self._off
+        for _ in range(iters):
+            cx, cy = np.rint(p[:, 0]).astype(int), np.rint(p[:, 1]).astype(int)
+            yy = np.clip(cy[:, None] + oy[None, :], 0, h - 1)
+            xx = np.clip(cx[:, None] + ox[None, :], 0, w - 1)
+            inside = (xx - p[:, 0:1]) ** 2 + (yy - p[:, 1:2]) ** 2 <= r * r
+            wgt = ((score[yy, xx] > 20.0) & inside).astype(np.float64)
+            s = wgt.sum(axis=1)
+            ok = s >= 10 * self.scale * self.scale
+            s = np.maximum(s, 1e-9)
+            nx, ny = (wgt * xx).sum(axis=1) / s, (wgt * yy).sum(axis=1) / s
+            new = np.where(ok[:, None], np.stack([nx, ny], 1), p)
+            done = np.abs(new - p).max() < 0.02
+            p = new
+            if done:
+                break
+        return self._to_full(p + off)
 
     def _rim_votes(self, bgr: np.ndarray, box: np.ndarray) -> np.ndarray:
         """Ball centres among frozen balls: every sharp edge pixel votes a known radius along its
@@ -202,48 +281,6 @@ class Locator:
     def _to_small(self, p: np.ndarray) -> np.ndarray:
         return (p - np.array(self.roi[:2], float) + 0.5) * self.scale - 0.5
 
-    def refine_points(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
-        """Candidate centres (N, 2) to a fraction of a pixel: mean-shift, then the rim fit."""
-        last = getattr(self, "_last", None)
-        score = last[1] if last is not None and last[0] is bgr else self.difference(self._small(bgr))
-        return self.rim_fit(bgr, self._mean_shift(score, np.asarray(pts, float)))
-
-    def refine_point(self, bgr: np.ndarray, px: tuple[float, float], cache: dict | None = None) -> tuple[float, float]:
-        """One candidate's centre to a fraction of a pixel: mean-shift, then the rim fit."""
-        if cache is None or "score" not in cache:
-            score = self.difference(self._small(bgr))
-            if cache is not None:
-                cache["score"] = score
-        else:
-            score = cache["score"]
-        p = self.rim_fit(bgr, self._mean_shift(score, np.array([px], float)))[0]
-        return float(p[0]), float(p[1])
-
-    def _mean_shift(self, score: np.ndarray, pts: np.ndarray, iters: int = 3) -> np.ndarray:
-        """Mean-shift of "not cloth" inside each ball's disc (all candidates at once): inside the
-        ball the difference is high everywhere; weighted flat, the shading and the highlight do
-        not pull the centre."""
-        h, w = score.shape
-        p = self._to_small(pts)
-        r = 1.05 * self.r
-        oy, ox = self._off
-        for _ in range(iters):
-            cx, cy = np.rint(p[:, 0]).astype(int), np.rint(p[:, 1]).astype(int)
-            yy = np.clip(cy[:, None] + oy[None, :], 0, h - 1)
-            xx = np.clip(cx[:, None] + ox[None, :], 0, w - 1)
-            inside = (xx - p[:, 0:1]) ** 2 + (yy - p[:, 1:2]) ** 2 <= r * r
-            wgt = ((score[yy, xx] > 20.0) & inside).astype(np.float64)
-            s = wgt.sum(axis=1)
-            ok = s >= 10 * self.scale * self.scale
-            s = np.maximum(s, 1e-9)
-            nx, ny = (wgt * xx).sum(axis=1) / s, (wgt * yy).sum(axis=1) / s
-            new = np.where(ok[:, None], np.stack([nx, ny], 1), p)
-            done = np.abs(new - p).max() < 0.02
-            p = new
-            if done:
-                break
-        return self._to_full(p)
-
     def rim_fit(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Fit each ball's rim (all candidates at once): along rays from the centre estimate, the
         sharpest change of colour near the known radius; each ray's edge fixes the centre along
@@ -293,6 +330,26 @@ class Locator:
         valid &= keep.sum(axis=1) >= 8
         far = np.hypot(*(c - pts).T) > 0.5 * r  # not a ball's rim: keep the blob estimate
         return np.where((valid & ~far)[:, None], c, pts)
+
+
+def _components(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centroids (x, y) and boxes (x, y, w, h) of a sparse mask's 8-connected components."""
+    n, lab = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    ys, xs = np.nonzero(mask)
+    if n <= 1:
+        return np.zeros((0, 2)), np.zeros((0, 4), int)
+    k = lab[ys, xs] - 1
+    cnt = np.bincount(k, minlength=n - 1)
+    cent = np.stack([np.bincount(k, xs, n - 1), np.bincount(k, ys, n - 1)], 1) / cnt[:, None]
+    x0 = np.full(n - 1, 1 << 30)
+    y0 = np.full(n - 1, 1 << 30)
+    x1 = np.full(n - 1, -1)
+    y1 = np.full(n - 1, -1)
+    np.minimum.at(x0, k, xs)
+    np.minimum.at(y0, k, ys)
+    np.maximum.at(x1, k, xs)
+    np.maximum.at(y1, k, ys)
+    return cent, np.stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1], 1)
 
 
 def _suppress(pts: np.ndarray, dist: float) -> np.ndarray:
