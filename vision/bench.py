@@ -1,6 +1,11 @@
 """Benchmark of vision on held-out synthetic frames (seeds never used in training): detection
 precision and recall, identification accuracy and confusion, centre error, calibration error and
-frames per second, at 720p and 1080p, measured in one run."""
+frames per second, at 720p and 1080p, measured in one run.
+
+Two ways: single images (`frames` per clip spread over it, each seen alone: the detector is reset
+before each), and a stream (the first `stream_s` seconds of the first `stream_clips` clips, every
+frame at 60 fps: aiming, a break or shot, balls rolling and coming to rest), where the detector
+shares work between successive frames; its frames per second are all frames over all the time."""
 from __future__ import annotations
 
 import statistics
@@ -12,7 +17,36 @@ import numpy as np
 HELD_OUT = 9000  # training uses seeds from 2000 (cueref train --seed); these are never used there
 
 
-def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT) -> dict:
+def _match(obs, truth, scene, T, errs, confusion=None):
+    """Match observations to the rendered truth: (tp, fn, fp, right)."""
+    tp = fn = right = 0
+    used = set()
+    for b, (u, v, x, y, hgt, vis) in truth.items():
+        if b in ("left", "right"):
+            continue
+        r = scene.renderer.ball_pixel((x, y), hgt)[1]
+        best = None
+        for i, o in enumerate(obs):
+            d = float(np.hypot(o.px[0] - u, o.px[1] - v))
+            if i not in used and d < 0.6 * r and (best is None or d < best[0]):
+                best = (d, i)
+        if best is None:
+            if vis >= 0.5:  # the floors count balls at least half visible
+                fn += 1
+            continue
+        used.add(best[1])
+        o = obs[best[1]]
+        tp += 1
+        if hgt <= T.R + 0.5:
+            errs.append(float(np.hypot(o.mm[0] - x, o.mm[1] - y)))
+        right += o.ball == b
+        if o.ball != b and confusion is not None:
+            confusion[(b, o.ball)] += 1
+    return tp, fn, len(obs) - len(used), right
+
+
+def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT,
+        stream_clips: int = 2, stream_s: float = 10.0) -> dict:
     from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import RESOLUTIONS, Scene, play
@@ -27,6 +61,8 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
         right = 0
         confusion: Counter = Counter()
         errs, cal_err, times = [], [], []
+        s_tp = s_fn = s_fp = s_right = s_n = 0
+        s_time, s_errs = 0.0, []
         for k in range(clips):
             s = seed + k
             rng = np.random.default_rng(s)
@@ -47,32 +83,22 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
             det = BallDetector(cal, game=game)
             for t in np.linspace(t_first, tl.segments[-1].end, frames):
                 img, _, truth = scene.frame(float(t))
+                det.reset()  # each image alone
                 t0 = time.perf_counter()
                 obs = det.observe(img)
                 times.append(time.perf_counter() - t0)
-                used = set()
-                for b, (u, v, x, y, hgt, vis) in truth.items():
-                    if b in ("left", "right"):
-                        continue
-                    r = scene.renderer.ball_pixel((x, y), hgt)[1]
-                    best = None
-                    for i, o in enumerate(obs):
-                        d = float(np.hypot(o.px[0] - u, o.px[1] - v))
-                        if i not in used and d < 0.6 * r and (best is None or d < best[0]):
-                            best = (d, i)
-                    if best is None:
-                        if vis >= 0.5:  # the floors count balls at least half visible
-                            fn += 1
-                        continue
-                    used.add(best[1])
-                    o = obs[best[1]]
-                    tp += 1
-                    if hgt <= T.R + 0.5:
-                        errs.append(float(np.hypot(o.mm[0] - x, o.mm[1] - y)))
-                    right += o.ball == b
-                    if o.ball != b:
-                        confusion[(b, o.ball)] += 1
-                fp += len(obs) - len(used)
+                a, b, c, d = _match(obs, truth, scene, T, errs, confusion)
+                tp, fn, fp, right = tp + a, fn + b, fp + c, right + d
+            if k < stream_clips:
+                stream = Scene(tl, w, h, s, fps=60)
+                det.reset()
+                for j in range(int(stream_s * 60)):
+                    img, _, truth = stream.frame(j / 60)
+                    t0 = time.perf_counter()
+                    obs = det.observe(img, j, j / 60)
+                    s_time += time.perf_counter() - t0
+                    a, b, c, d = _match(obs, truth, stream, T, s_errs)
+                    s_tp, s_fn, s_fp, s_right, s_n = s_tp + a, s_fn + b, s_fp + c, s_right + d, s_n + 1
         n = tp + fn
         rows.append({
             "resolution": res, "balls": n, "recall": round(tp / n, 4) if n else None,
@@ -83,8 +109,18 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
             "calibration_err_median_mm": round(statistics.median(cal_err), 2) if cal_err else None,
             "fps": round(1.0 / statistics.median(times), 1) if times else None,
             "confusions": {f"{a}->{b}": v for (a, b), v in confusion.most_common(8)},
+            "stream": {
+                "frames": s_n,
+                "recall": round(s_tp / (s_tp + s_fn), 4) if s_tp + s_fn else None,
+                "precision": round(s_tp / (s_tp + s_fp), 4) if s_tp + s_fp else None,
+                "id_accuracy": round(s_right / s_tp, 4) if s_tp else None,
+                "centre_err_median_mm": round(float(np.median(s_errs)), 2) if s_errs else None,
+                "centre_err_p95_mm": round(float(np.percentile(s_errs, 95)), 2) if s_errs else None,
+                "fps": round(s_n / s_time, 1) if s_time else None,
+            },
         })
-    return {"benchmark": "vision", "held_out_seeds": [seed, seed + clips - 1], "frames_per_clip": frames, "rows": rows}
+    return {"benchmark": "vision", "held_out_seeds": [seed, seed + clips - 1], "frames_per_clip": frames,
+            "stream": {"clips": min(stream_clips, clips), "seconds": stream_s, "fps": 60}, "rows": rows}
 
 
 def table(result: dict) -> str:
@@ -93,6 +129,11 @@ def table(result: dict) -> str:
     for r in result["rows"]:
         lines.append(f"{r['resolution']:>6} {r['balls']:>6} {r['recall']:>7} {r['precision']:>7} {r['id_accuracy']:>7} "
                      f"{r['centre_err_median_mm']:>8} {r['centre_err_p95_mm']:>8} {r['calibration_err_median_mm']:>6} {r['fps']:>6}")
+        st = r.get("stream") or {}
+        if st.get("frames"):
+            lines.append(f"{r['resolution'] + ' stream':>13} {st['recall']:>7} {st['precision']:>7} {st['id_accuracy']:>7} "
+                         f"{st['centre_err_median_mm']:>8} {st['centre_err_p95_mm']:>8} {'':>6} {st['fps']:>6}"
+                         f"   ({st['frames']} successive frames)")
         if r["confusions"]:
             lines.append("        most confused (truth->said): " + ", ".join(f"{k} x{v}" for k, v in r["confusions"].items()))
     return "\n".join(lines)

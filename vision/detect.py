@@ -99,7 +99,7 @@ class BallDetector:
         cands = loc.candidates(img, refine=False, small=small, region=region)
         if not cands:
             return []
-        pts = loc.refine_points(img, np.array([c.px for c in cands]))
+        pts = loc.refine_points(img, np.array([c.px for c in cands]), np.array([c.clustered for c in cands]))
         near = np.min(np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone_px
         kept, crops = [], []
         for p, at_pocket in zip(pts, near):
