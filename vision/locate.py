@@ -58,8 +58,11 @@ class Locator:
         self.roi = (x0, y0, x1, y1)
         w, h = (x1 - x0) // step, (y1 - y0) // step
         self.size = (w, h)
+        # Where in the full image a locating pixel's centre lies (see `_small`).
+        self._step = step
+        self._c0 = step / 2.0 if step % 2 == 1 and step > 1 else (step - 1) / 2.0
         # Where a ball's centre may be: the bed, out to a radius past the nose line (the jaws).
-        u, v = np.meshgrid((np.arange(w) + 0.5) * step - 0.5 + x0, (np.arange(h) + 0.5) * step - 0.5 + y0)
+        u, v = np.meshgrid(np.arange(w) * step + self._c0 + x0, np.arange(h) * step + self._c0 + y0)
         tab = cal.to_table(np.stack([u.ravel(), v.ravel()], 1)).reshape(h, w, 2)
         self.bed = ((tab[..., 0] > -0.3 * t.R) & (tab[..., 0] < t.L + 0.3 * t.R) &
                     (tab[..., 1] > -0.3 * t.R) & (tab[..., 1] < t.W + 0.3 * t.R))
@@ -75,7 +78,7 @@ class Locator:
                         (tab[..., 1] > 0.8 * t.R) & (tab[..., 1] < t.W - 0.8 * t.R)).astype(np.float32)
         # A fixed sample of the inner bed: the cloth's reference colour and the score's noise level.
         iy, ix = np.nonzero(self.inner)
-        pick = np.random.default_rng(0).permutation(len(iy))[:6000]
+        pick = np.random.default_rng(0).permutation(len(iy))[:3000]
         self.sample = (iy[pick], ix[pick])
         self.big = max(3, int(cam.width * scale / 24) | 1)
         self._cloth: tuple[float, float, float] | None = None  # L, a, b of the cloth, last measured
@@ -91,13 +94,15 @@ class Locator:
         self._ss = np.arange(0.55 * self.r_full, 1.45 * self.r_full, 0.25)
 
     def _small(self, bgr: np.ndarray) -> np.ndarray:
-        """The bed's box, each block of step x step pixels averaged."""
+        """The bed's box at the locating scale."""
         x0, y0, x1, y1 = self.roi
-        step = int(round(1 / self.scale))
+        step = self._step
         if step % 2 == 1 and step > 1:
-            # The same as INTER_AREA, faster: a centred box mean, then exactly the block centres
-            # (a linear resize by a whole odd factor samples them without interpolating).
-            return cv2.resize(cv2.blur(bgr[y0:y1, x0:x1], (step, step)), self.size, interpolation=cv2.INTER_LINEAR)
+            # Each pixel the mean of the 2 x 2 full pixels at its block's centre (bilinear
+            # sampling half a pixel off the grid): a quarter of the noise for a fifth of the time of
+            # INTER_AREA's general path.
+            M = np.float32([[step, 0, self._c0 + x0], [0, step, self._c0 + y0]])
+            return cv2.warpAffine(bgr, M, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         return cv2.resize(bgr[y0:y1, x0:x1], self.size, interpolation=cv2.INTER_AREA)
 
     def difference(self, small: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
@@ -106,16 +111,18 @@ class Locator:
         and the noise level are measured on the whole box; a part reuses the last ones."""
         bx0, by0, bx1, by1 = box or (0, 0, self.size[0], self.size[1])
         lab = cv2.cvtColor(small[by0:by1, bx0:bx1], cv2.COLOR_BGR2LAB)
-        L, a, b = (c.astype(np.float32) for c in cv2.split(lab))
         if box is None or self._cloth is None:
             whole = lab if box is None else cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
             ref = np.median(whole[self.sample], axis=0)
             self._cloth = (float(ref[0]), float(ref[1]), float(ref[2]))
         self.cloth_L, ref_a, ref_b = self._cloth
+        L, a, b = cv2.split(lab.astype(np.float32))
         # The cloth's brightness varies with the lamp: compare with a smooth local level.
         dl = L - cv2.blur(L, (self.big, self.big))
         chroma = cv2.magnitude(a - ref_a, b - ref_b)
-        score = 2.0 * chroma + np.maximum(dl, 0) + np.maximum(-dl - 6.0, 0) * 0.6
+        # 2 chroma + brightness above the level + 0.6 x darkness beyond a shadow's 6.
+        score = cv2.addWeighted(chroma, 2.0, cv2.max(dl, 0.0), 1.0, 0.0)
+        score += 0.6 * cv2.max(-6.0 - dl, 0.0)
         # Sharp edges: a ball's rim, highlight, number discs and stripe; a shadow is soft.
         # (Not near the cushions, whose nose is a sharp edge too.)
         gl = cv2.GaussianBlur(L, (0, 0), 0.8)
@@ -295,11 +302,10 @@ class Locator:
         return s * (1.0 / self._plus_area)
 
     def _to_full(self, p: np.ndarray) -> np.ndarray:
-        step = 1.0 / self.scale
-        return (p + 0.5) * step - 0.5 + np.array(self.roi[:2], float)
+        return p * self._step + self._c0 + np.array(self.roi[:2], float)
 
     def _to_small(self, p: np.ndarray) -> np.ndarray:
-        return (p - np.array(self.roi[:2], float) + 0.5) * self.scale - 0.5
+        return (p - np.array(self.roi[:2], float) - self._c0) / self._step
 
     def rim_fit(self, bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Fit each ball's rim (all candidates at once): along rays from the centre estimate, the
@@ -316,7 +322,8 @@ class Locator:
         xs = (pts[:, 0, None, None] + dirs[None, :, 0:1] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
         ys = (pts[:, 1, None, None] + dirs[None, :, 1:2] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
         prof = cv2.remap(bgr, xs, ys, cv2.INTER_LINEAR).astype(np.float32)  # (N*n, len(ss), 3)
-        g = np.linalg.norm(np.diff(prof, axis=1), axis=2)  # colour change per step
+        dp = prof[:, 1:] - prof[:, :-1]
+        g = np.sqrt(np.einsum("ijk,ijk->ij", dp, dp))  # colour change per step
         g = cv2.GaussianBlur(g, (0, 0), sigmaX=1.0, sigmaY=0.01)
         k = np.argmax(g, axis=1)
         s_edge = ((ss[k] + ss[np.minimum(k + 1, len(ss) - 1)]) / 2).reshape(N, n)
