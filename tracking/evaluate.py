@@ -89,6 +89,29 @@ def ruling_key(r: dict | None):
             nxt.get("shooter"), nxt.get("cue_ball"))
 
 
+def rule_each(header: dict, truth_entries: list[dict], ours: dict[int, dict]) -> dict[int, dict | None]:
+    """Each reconstructed record ruled from the true game state before it (one shot's error does
+    not carry into the next): record index → ruling (None where refused)."""
+    hdr = parse_header(header)
+    state = new_game(hdr)
+    out: dict[int, dict | None] = {}
+    i = -1
+    for e in truth_entries:
+        if e["kind"] != "decision":
+            i += 1
+            if i in ours:
+                try:
+                    r, _ = step(state, parse_entry(ours[i], hdr))
+                    out[i] = r.to_dict() if r is not None else None
+                except RecordError:
+                    out[i] = None
+        try:
+            _, state = step(state, parse_entry(e, hdr))
+        except RecordError:
+            pass
+    return out
+
+
 def rule_log(header: dict, entries: list[dict]) -> list[dict | None]:
     """Rulings for each lag/shot entry (None where the adjudicator refused it); decisions that no
     longer fit the reconstructed game are skipped."""
@@ -125,6 +148,8 @@ class Tally:
     pockets_extra: int = 0
     rulings_agree: int = 0
     rulings_total: int = 0
+    rulings_each_agree: int = 0
+    breaks: dict = field(default_factory=lambda: {"tp": defaultdict(int), "fn": defaultdict(int), "fp": defaultdict(int)})
     disagreements: list = field(default_factory=list)
     # Tracking (per frame, per ball): CLEAR-MOT counts with ball names as identities.
     gt: int = 0
@@ -150,6 +175,14 @@ class Tally:
                 continue
             o = ours[m[i]]
             pairs, missed, extra_e = match_events(_rel(t), _rel(o))
+            if t.get("declared", {}).get("break"):
+                # Breaks counted apart too: a rack's frozen balls touch within a millisecond.
+                for a, _ in pairs:
+                    self.breaks["tp"][a["type"]] += 1
+                for e in missed:
+                    self.breaks["fn"][e["type"]] += 1
+                for e in extra_e:
+                    self.breaks["fp"][e["type"]] += 1
             for a, b in pairs:
                 self.tp[a["type"]] += 1
                 dt = abs(a["t"] - b["t"])
@@ -183,6 +216,12 @@ class Tally:
                 if "declared" in e:
                     rec["declared"] = e["declared"]
                 log.append(rec)
+        each = rule_each(header, truth_entries, {i: _with_declared(ours[j], truth[i]) for i, j in m.items()})
+        for i, r in each.items():
+            if ruling_key(r) == ruling_key(truth_rulings[i] if i < len(truth_rulings) else None):
+                self.rulings_each_agree += 1
+            else:
+                self.disagreements.append((label, truth[i]["t0"], "alone: " + f"{ruling_key(truth_rulings[i])} vs {ruling_key(r)}"))
         ours_r = rule_log(header, log)
         k = 0
         for i, t in enumerate(truth):
@@ -251,6 +290,9 @@ class Tally:
             "first_contact": _ratio(self.first_contact_right, self.first_contact_total),
             "pockets": _ratio(self.pockets_right, self.pockets_total) | {"extra": self.pockets_extra},
             "rulings_agree": _ratio(self.rulings_agree, self.rulings_total),
+            "rulings_agree_each": _ratio(self.rulings_each_agree, self.rulings_total),
+            "events_without_breaks": {t: _pr(self.tp[t] - self.breaks["tp"][t], self.fn[t] - self.breaks["fn"][t],
+                                             self.fp[t] - self.breaks["fp"][t]) for t in EVENT_TYPES},
             "tracking": {"frames": self.frames, "mota": 1 - (self.misses + self.false_pos + self.id_switches) / gt,
                          "idf1": 2 * self.id_tp / max(2 * self.id_tp + (self.gt - self.id_tp) +
                                                       (self.id_tp + self.false_pos + self.id_switches - self.id_tp), 1),
@@ -258,6 +300,18 @@ class Tally:
                          "ms_per_frame": self.track_s / max(self.frames, 1) * 1000},
             "disagreements": [list(d) for d in self.disagreements],
         }
+
+
+def _pr(tp: int, fn: int, fp: int) -> dict:
+    return {"truth": tp + fn, "recall": tp / (tp + fn) if tp + fn else None,
+            "precision": tp / (tp + fp) if tp + fp else None}
+
+
+def _with_declared(rec: dict, truth: dict) -> dict:
+    rec = dict(rec)
+    if "declared" in truth:
+        rec["declared"] = truth["declared"]
+    return rec
 
 
 def _ratio(a: int, b: int) -> dict:

@@ -190,21 +190,15 @@ def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float) -> tuple
 
 
 def _velocity_change(path: Path, t: float, fps: float) -> float:
-    """|Δv| across time t, in units of its noise (0 when it cannot be told)."""
+    """|Δv| across time t, in units of its noise (0 when it cannot be told): the line of the motion
+    under way before t (from its onset) against the line of the samples just after."""
     dt = 1.0 / fps
-    pre_sel = (path.t < t - 0.3 * dt) & (path.t >= t - 4.6 * dt)
-    post_sel = (path.t > t + 0.3 * dt) & (path.t <= t + 4.6 * dt)
-    if path.rest is not None and path.motions and t <= path.t[path.motions[0][0]] + 0.5 * dt:
+    pre = path.fit_before(t, dt)
+    if pre is None and path.rest is not None and path.motions and t <= path.t[path.motions[0][0]] + 0.5 * dt:
         pre = rest_fit(path.rest, 0.5, t)
-    else:
-        pre = fit_line(path.t[pre_sel], path.xy[pre_sel], path.s[pre_sel], t)
+    post_sel = (path.t > t + 0.3 * dt) & (path.t <= t + 4.6 * dt)
     post = fit_line(path.t[post_sel], path.xy[post_sel], path.s[post_sel], t)
-    if post is None and path.ended:
-        return 0.0
-    if post is None:
-        # At rest right after (stopped dead), or nothing seen.
-        return 0.0
-    if pre is None:
+    if pre is None or post is None:
         return 0.0
     dv = pre.v - post.v
     noise = math.sqrt(pre.cov[1, 1] + post.cov[1, 1]) + 40.0
@@ -248,23 +242,11 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     for t_on, err, p, k in onsets:
         pos = p.rest if (k == 0 and p.rest is not None) else p.at(t_on)
-        partners = []
-        for q in paths:
-            if q is p:
-                continue
-            dist = _approach(q, pos, t_on, dt)
-            if dist is None:
-                continue
-            tol = 6.0 + 3.0 * math.hypot(_sig(p, t_on), _sig(q, t_on))
-            if dist > D + tol:
-                continue
-            q_on = [o for o in onsets if o[2] is q and abs(o[0] - t_on) <= 1.5 * dt]
-            if q.motion_at(t_on - 0.3 * dt) is not None or q_on:
-                partners.append((abs(dist - D), q, q_on))
-        # The ball that touched it is the one nearest a diameter away (in a cluster several are
-        # close; a second partner counts only if it too is touching).
-        partners.sort(key=lambda x: x[0])
-        partners = [(q, q_on) for gap, q, q_on in partners if gap == partners[0][0] or gap <= 3.0]
+        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0)
+        if not partners:
+            # A ball deep in a cluster creeps off late: look a little wider before calling it
+            # disturbed.
+            partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=3.0, slack=10.0)
         if not partners:
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
@@ -285,6 +267,32 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                         t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
                         e_c = math.sqrt(1 / (w1 + w2))
             add_collision(q.name, p.name, t_c, e_c)
+
+    # --- the cue ball's first contact, from its own path ---------------------------------------
+    # Onsets can blame the wrong ball when contacts follow each other within a frame (the cue ball
+    # into a cluster, the break); the cue ball's path bends first where it meets the ball that
+    # was a diameter from that point.
+    for name in strikers:
+        if name in strikes and name in by:
+            fc = _first_contact(by[name], strikes[name][0], paths, D, fps)
+            if fc is None:
+                continue
+            other, t_c, e_c, touching = fc
+            # Nothing touched the striker before its path first bent; balls a diameter from the
+            # bend at that moment touched it together (a split hit).
+            keep = []
+            for e in events:
+                if e["type"] == "collision" and name in e["balls"]:
+                    partner = next(b for b in e["balls"] if b != name)
+                    if e["t"] < t_c - max(2 * e_c, 0.5 * dt) or (abs(e["t"] - t_c) <= dt and partner not in touching):
+                        pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
+                                                            if abs(x[0] - e["t"]) > 1e-9]
+                        continue
+                keep.append(e)
+            events[:] = keep
+            key = tuple(sorted((name, other)))
+            if not any(abs(t2 - t_c) < 3 * dt for t2, _ in pairs.get(key, [])):
+                add_collision(name, other, t_c, e_c)
 
     # --- moving balls meeting: both bend where they come within a diameter ----------------------
     for i, p in enumerate(paths):
@@ -325,6 +333,73 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
     return t0, events
+
+
+def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
+    """(ball, time, sigma) of the striker's first contact: its first bend after the strike, and
+    the ball a diameter from the bend."""
+    dt = 1.0 / fps
+    k = cue.motion_at(t_strike + dt)
+    if k is None:
+        return None
+    a, b = cue.motions[k]
+    idx = range(a + 2, (b if b is not None else len(cue.t)) - 1)
+    for i in idx:
+        t = float(cue.t[i])
+        if _velocity_change(cue, t - 0.5 * dt, fps) < 4.0:
+            continue
+        t_c, err, pre, post = kink(cue, t - 0.5 * dt, fps)
+        if pre is None:
+            return None
+        # The balls the line before the bend reaches a diameter from, near the bend's time
+        # (a fast ball's bend time is uncertain by more than its travel allows for a distance
+        # test at one instant).
+        near = []
+        for q in paths:
+            if q is cue:
+                continue
+            fq = q.fit_before(t_c, dt) if q.motion_at(t_c - dt) is not None else None
+            if fq is None:
+                qp = q.at(t_c)
+                if qp is None:
+                    continue
+                fq = rest_fit(qp, _sig(q, t_c), t_c)
+            hit = contact_time(pre, fq, D, t_c, dt)
+            if hit is not None and float(np.hypot(*(pre.pos(hit[0]) - fq.pos(hit[0])))) <= D + 3.0:
+                near.append((hit[0], q.name, hit[1]))
+        if not near:
+            return None  # a cushion or a curve, not a ball: leave it to the other tests
+        near.sort()
+        first = near[0]
+        together = {n for t, n, e in near if t - first[0] <= max(2 * first[2], 0.5 * dt)}
+        return first[1], first[0], first[2], together
+    return None
+
+
+def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
+              slack: float) -> list:
+    """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
+    moving then, or starting with it (a frozen neighbour). The one nearest a diameter away touched
+    it; a second counts only if it too is touching."""
+    moving, starting = [], []
+    for q in paths:
+        if q is p:
+            continue
+        dist = _approach(q, pos, t_on, dt)
+        if dist is None:
+            continue
+        tol = 6.0 + slack + 3.0 * math.hypot(_sig(p, t_on), _sig(q, t_on))
+        if dist > D + tol:
+            continue
+        q_on = [o for o in onsets if o[2] is q and abs(o[0] - t_on) <= window * dt]
+        before = q.motion_at(t_on - 0.3 * dt) is not None and not [o for o in q_on if o[0] > t_on - 0.5 * dt]
+        if before:
+            moving.append((abs(dist - D), q, q_on))
+        elif q_on:
+            starting.append((abs(dist - D), q, q_on))
+    group = moving + starting
+    group.sort(key=lambda x: x[0])
+    return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
 
 
 def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
@@ -403,19 +478,21 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
         if not (umin[i] <= umin[i - 1] and umin[i] <= umin[i + 1]):
             continue
         tol = 14.0 + 3.0 * float(p.s[i])
-        if umin[i] > R + tol or not p.moving_at(float(p.t[i]), dt):
+        # A fast ball is sampled tens of millimetres from the cushion it bounces off.
+        step = max(float(np.hypot(*(p.xy[i] - p.xy[i - 1]))), float(np.hypot(*(p.xy[i + 1] - p.xy[i]))))
+        if umin[i] > R + tol + step or not p.moving_at(float(p.t[i]), dt):
             continue
         t_guess = float(p.t[i])
         t_c, err, pre, post = kink(p, t_guess, fps)
         if pre is None:
             continue
-        # Moving toward a rail before, and not still going into it after; near a pocket the
-        # jaw counts for the nearer rail.
+        # Where the lines meet must be at a cushion: moving toward a rail before, and not still
+        # going into it after; near a pocket the jaw counts for the nearer rail.
         at = pre.pos(t_c)
         rails = sorted((abs(float(at[ax]) - nose(table)), r) for r, (ax, nose, n) in _RAILS.items())
         best = None
         for dist, r in rails:
-            if dist > R + 60.0:
+            if dist > R + tol:
                 break
             n = _RAILS[r][2]
             v_in = -float(pre.v @ n)

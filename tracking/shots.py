@@ -153,16 +153,8 @@ class ShotReconstructor:
                 lag = False
         if not lag:
             names = self._assign_names(tracks)
-        if len(moved) == 1 and not lag:
-            tr = moved[0]
-            name = names.get(id(tr))
-            why = None
-            if name != "cue":
-                why = f"the {name or 'unidentified ball'} moved alone (nudged at rest): not a shot"
-            elif tr.born_t >= ep.start_t - 0.05 or not tr.rests:
-                why = "the cue ball appeared moving (placed by hand): ball in hand, not a shot"
-            elif self._abrupt_stop(tr):
-                why = "the cue ball stopped dead (put down by hand): ball in hand, not a shot"
+        if not lag:
+            why = self._not_a_shot(moved, names, ep, w0, tracks)
             if why:
                 self.skipped.append({"t": ep.start_t, "why": why})
                 return None
@@ -212,6 +204,8 @@ class ShotReconstructor:
                 e["t_err"] = round(max(e["t_err"], 0.0005), 4)
             if e["type"] == "collision" and any(b not in before for b in e["balls"]):
                 continue
+            if lag and e["type"] == "cross" and e["line"] == "head_string":
+                continue  # a lag is judged by the long string (WPA 1.2); the head string is its start
             out_events.append(e)
         out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(2.0 / self.fps, 4)})
         rec = {"kind": "lag" if lag else "shot", "t0": round(t0, 4), "before": before, "after": after,
@@ -257,14 +251,40 @@ class ShotReconstructor:
         ended = tr.ended_t is not None
         return Path(name, t[sel], traw[sel], xy[sel], s[sel], rest, motions, ended=ended)
 
-    def _abrupt_stop(self, tr: Track) -> bool:
-        a, b = tr.motions[-1]
+    def _not_a_shot(self, moved: list[Track], names: dict, ep: Episode, w0: float, tracks: list[Track]) -> str | None:
+        """Why this episode was not a shot, or None. A shot starts with the cue ball struck; a
+        cue ball carried by a hand appears from nowhere, or jumps unseen and comes down within a
+        moment, or stops dead with no ball to stop it."""
+        cue = next((tr for tr in moved if names.get(id(tr)) == "cue"), None)
+        if cue is None:
+            return f"{len(moved)} ball(s) moved and the cue ball did not (nudged, re-racked or spotted): not a shot"
+        ks = [k for k, (a, _) in enumerate(cue.motions) if cue.traw[a] >= w0]
+        if cue.born_t >= ep.start_t - 0.05 or not ks:
+            return "the cue ball appeared moving (placed by hand): ball in hand, not a shot"
+        k = ks[0]
+        a, b = cue.motions[k]
+        if cue.jumped[k] and b is not None and cue.traw[b] - cue.traw[a] < 0.3:
+            return "the cue ball was moved unseen (by hand): ball in hand, not a shot"
+        if self._abrupt_stop(cue, k, tracks):
+            return "the cue ball stopped dead with no ball to stop it (put down by hand): ball in hand, not a shot"
+        return None
+
+    def _abrupt_stop(self, tr: Track, k: int, tracks: list[Track]) -> bool:
+        a, b = tr.motions[k]
         if b is None or b - a < 2:
             return False
         p = np.asarray(tr.xy[b - 2:b + 1])
         tt = np.asarray(tr.t[b - 2:b + 1])
         v = float(np.hypot(*(p[1] - p[0]))) / max(tt[1] - tt[0], 1e-3)
-        return v > ABRUPT_STOP_MM_S
+        if v <= ABRUPT_STOP_MM_S:
+            return False
+        # Stopped against a ball (a stun shot): not a hand.
+        here, t = p[-1], tr.traw[b]
+        for o in tracks:
+            if o is not tr and (o.ended_t is None or o.ended_t > t):
+                if float(np.hypot(*(o.anchor_before(t) - here))) < self.table.ball_diameter_mm + 15.0:
+                    return False
+        return True
 
     @staticmethod
     def _pos_err(tr: Track) -> float:

@@ -54,7 +54,7 @@ class Track:
     moving: bool = False
     ended_t: float | None = None  # a moving track that vanished
     lifted: bool = False  # ended at rest: unseen for LIFTED_S
-    jumped: bool = False  # its latest motion began unseen (picked up, or hidden at the start)
+    jumped: list = field(default_factory=list)  # per motion: it began unseen (a hand, or hidden)
     anchor_n: int = 1
     # Raw history: corrected time, frame, centre, sigma.
     t: list = field(default_factory=list)
@@ -266,7 +266,7 @@ class Tracker:
         tr._pending = 0
         tr.motions.append([i0, None])
         tr.rests.append(tr.anchor.copy())
-        tr.jumped = False
+        tr.jumped.append(False)
 
     def _creeping_on(self, tr: Track, i0: int) -> bool:
         if not tr.motions or tr.motions[-1][1] is None:
@@ -336,7 +336,7 @@ class Tracker:
             tr.motions.append([len(tr.t), None])
             tr.rests.append(tr.anchor.copy())
             tr.moving = True
-            tr.jumped = True
+            tr.jumped.append(True)
         tr.t.append(t - self.lag)
         tr.traw.append(t)
         tr.frame.append(frame)
