@@ -129,3 +129,30 @@ def test_auto_tells_the_head_from_a_lag_and_from_a_rack():
         assert ok
         cal = auto(img, T)
         assert np.hypot(*np.subtract(cal.corners_px["head-left"], nose_corners(cam)["head-left"])) < 1.0, frame
+
+
+def test_a_bumped_camera_is_noticed_and_recalibrated():
+    pytest.importorskip("cv2")
+    from cueref.camera import overhead
+    from synth.render import BallDraw, Look, Renderer
+    from vision.calibrate import drift_px, recheck
+
+    kw = dict(tilt_deg=(2.5, -1.5), roll_deg=1.2, head_left=False, margin_mm=240.0, k1=-0.04, height_mm=3100.0)
+    look = Look.random(np.random.default_rng(5))
+    balls = [BallDraw(b, p, T.R, np.eye(3)) for b, p in rack("nine-ball", T).items()]
+    balls.append(BallDraw("cue", (30.0, 640.0), T.R, np.eye(3)))  # against the head cushion
+    cam = overhead(T, 1920, 1080, **kw)
+    cal = auto(Renderer(T, cam, look, seed=1).render(balls)[0], T)
+    # The same camera a moment later (new sensor noise): still where the calibration says.
+    again = Renderer(T, cam, look, seed=2).render(balls)[0]
+    assert drift_px(cal, again) < 1.0
+    assert recheck(cal, again) is cal
+    # Knocked: 3 px across and a quarter of a degree turned.
+    bumped_cam = overhead(T, 1920, 1080, **{**kw, "roll_deg": 1.45, "offset_px": (3.0, 0.0)})
+    bumped = Renderer(T, bumped_cam, look, seed=3).render(balls)[0]
+    assert drift_px(cal, bumped) > 2.0
+    new = recheck(cal, bumped)
+    assert new is not cal
+    truth = nose_corners(bumped_cam)
+    for c in CORNERS:  # the new camera's corners, named as before
+        assert np.hypot(*np.subtract(new.corners_px[c], truth[c])) < 0.6, c

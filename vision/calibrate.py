@@ -8,7 +8,8 @@ the undistorted image gives the camera's pose — and its focal length when the 
 to observe it; otherwise a camera height prior (3 m) stands in. With the full camera a ball's centre
 is found on the plane R above the cloth, not on the cloth (the parallax reaches ~1 cm at the image
 edges). `from_corners` does the same from four clicked corners (a config file for a camera the
-automatic path cannot read).
+automatic path cannot read). `drift_px` / `recheck` test cheaply that the cushions are still where
+a calibration says (a bumped camera) and recalibrate when they are not.
 """
 from __future__ import annotations
 
@@ -194,6 +195,74 @@ def auto(image: np.ndarray, table: Table, head: str = "auto") -> Calibration:
     # Back to distorted pixels for the record (and `from_corners` undistorts them again).
     distorted = {k: _distort_px(v, k1, cx, cy, f0) for k, v in named.items()}
     return from_corners(distorted, table, (w, h), k1=k1, residual_px=residual, method="auto")
+
+
+def drift_px(cal: Calibration, image: np.ndarray, per_side: int = 24, reach: float = 6.0) -> float | None:
+    """How far the cushion nose lines in `image` lie from where `cal` puts them (px): the worst
+    offset at either end of any side (a straight line fitted to the offsets along it). A cheap test (~1 ms) that the camera has not been bumped since it was
+    calibrated. Along each nose line (its pockets left out) the brightness profile across the line
+    is read `reach` px either way; its sharpest change is the nose edge. Profiles without a clear
+    edge (a ball or a hand over the cushion) are dropped; None when a side has too few left."""
+    t = cal.table
+    L, W = t.L, t.W
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    f = np.linspace(0.08, 0.92, per_side)
+    sides = [  # points on the nose line (mm) and the inward normal (mm)
+        (np.stack([L * f, np.zeros_like(f)], 1), (0.0, 1.0)),
+        (np.stack([L * f, np.full_like(f, W)], 1), (0.0, -1.0)),
+        (np.stack([np.zeros_like(f), W * f], 1), (1.0, 0.0)),
+        (np.stack([np.full_like(f, L), W * f], 1), (-1.0, 0.0)),
+    ]
+    ss = np.arange(-reach, reach + 0.25, 0.5)
+    worst = 0.0
+    for k, (pts, nrm) in enumerate(sides):
+        if k < 2:  # the long cushions: not at the side pockets
+            pts = pts[np.abs(pts[:, 0] - L / 2) > 0.08 * L]
+        p0 = cal.to_pixel(pts, height=0.0)
+        p1 = cal.to_pixel(pts + 10.0 * np.array(nrm), height=0.0)
+        n = (p1 - p0) / np.linalg.norm(p1 - p0, axis=1, keepdims=True)
+        xs = (p0[:, 0:1] + n[:, 0:1] * ss[None]).astype(np.float32)
+        ys = (p0[:, 1:2] + n[:, 1:2] * ss[None]).astype(np.float32)
+        prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        prof = cv2.GaussianBlur(prof, (0, 0), sigmaX=1.0, sigmaY=0.01)
+        g = np.abs(np.diff(prof, axis=1))
+        j = np.argmax(g, axis=1)
+        strength = g[np.arange(len(g)), j]
+        ok = (strength > 0.5 * np.median(strength)) & (j > 0) & (j < g.shape[1] - 1)
+        if ok.sum() < max(4, len(g) // 3):
+            return None
+        jj = j[ok]
+        rows = np.nonzero(ok)[0]
+        a, b, c = g[rows, jj - 1], g[rows, jj], g[rows, jj + 1]
+        sub = np.clip(0.5 * (a - c) / np.minimum(a - 2 * b + c, -1e-9), -0.5, 0.5)
+        edge = (ss[jj] + ss[jj + 1]) / 2 + sub * 0.5  # the step between samples jj and jj + 1
+        # The offsets along the side as a straight line (a turned camera tilts it), robustly.
+        pos = np.linspace(0.0, 1.0, len(g))[rows]
+        keep = np.abs(edge - np.median(edge)) <= max(0.5, 3.0 * float(np.median(np.abs(edge - np.median(edge)))))
+        A = np.stack([np.ones(keep.sum()), pos[keep]], 1)
+        (a0, a1), *_ = np.linalg.lstsq(A, edge[keep], rcond=None)
+        worst = max(worst, abs(float(a0)), abs(float(a0 + a1)))
+    return worst
+
+
+def recheck(cal: Calibration, image: np.ndarray, tol_px: float = 1.25) -> Calibration:
+    """`cal` while the cushions are where it says (within `tol_px`; an undisturbed camera
+    measures up to 0.7 px on rendered 1080p frames, a 1 px shift or a 0.1 degree turn 1.0-1.8);
+    otherwise (a bumped camera) a fresh automatic calibration from `image`, with the head at the
+    same end of the picture. Meant for now and then (between shots), not every frame: `auto`
+    takes about a second."""
+    d = drift_px(cal, image)
+    if d is not None and d <= tol_px:
+        return cal
+    c = cal.corners_px
+    if not all(k in c for k in CORNERS):
+        c = {k: tuple(v) for k, v in zip(CORNERS, cal.to_pixel(
+            [[0, 0], [cal.table.L, 0], [cal.table.L, cal.table.W], [0, cal.table.W]], height=0.0))}
+    head_mid = (np.array(c["head-left"]) + np.array(c["head-right"])) / 2
+    foot_mid = (np.array(c["foot-left"]) + np.array(c["foot-right"])) / 2
+    dx, dy = head_mid - foot_mid
+    head = ("left" if dx < 0 else "right") if abs(dx) >= abs(dy) else ("top" if dy < 0 else "bottom")
+    return auto(image, cal.table, head=head)
 
 
 def _distort_px(p, k1, cx, cy, f0):

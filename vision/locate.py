@@ -1,18 +1,18 @@
-"""Where the balls are: candidate ball centres on the bed (a first cut; see "Status" below).
+"""Where the balls are: candidate ball centres on the bed.
 
-A ball differs from the cloth in colour (chroma) or is brighter than it (white parts, highlights);
-a shadow is only darker, so darkness counts little. The per-pixel difference from the cloth is
-averaged over a disc of a ball's apparent radius, whose local maxima are the candidates — frozen
-balls in a rack included, since their centres are a diameter apart. Each candidate's centre is then
-refined at full resolution: a few mean-shift steps of the difference inside the ball's disc, then a
-fit of the ball's rim with its known radius. The
-crop classifier (to come, vision issue) names each candidate or rejects it (a hand, the cue, chalk).
+The work is done on the bed's bounding box at a scale where a ball's radius is about 6 pixels
+(1/2 at 720p, 1/3 at 1080p). A ball differs from the cloth in colour (chroma) or is brighter than it
+(white parts, highlights); a shadow is only darker, so darkness counts little. The per-pixel
+difference from the cloth, saturated, is averaged over a disc of 0.85 ball radii (three box
+filters): a lone ball's mean is a plateau, one candidate at its centroid. Frozen balls (a rack, a
+cluster) merge into one wider plateau; there every sharp edge pixel votes a ball's radius along its
+gradient, both ways, and the votes pile up at each ball's centre however tight the cluster. A lone
+ball's centre is then refined at full resolution: a mean-shift of "not cloth" inside its disc, then
+a fit of its rim with the known radius (all candidates at once); a clustered ball keeps its vote's
+sub-pixel peak (its neighbours' rims would lead a rim fit astray). The crop classifier
+(identify.py, via detect.py) names each candidate or rejects it (a hand, the cue, chalk).
 
-Status: with the classifier (detect.py), `cueref bench vision` measures at 1080p recall 95.2 %,
-precision 96.1 %, centre error median 1.4 mm and p95 6.7 mm, 22 frames per second — short of the
-vision floors (99.5 %, 2 mm / 5 mm, 120 fps). The misses are balls inside tight racks (their
-disc peaks merge); the time goes to the colour difference at half resolution and the Python
-work per candidate. Next: separate rack balls by their rims, vectorise the refinement.
+Measured by `cueref bench vision --clips 6` with the classifier: see models/README.md.
 """
 from __future__ import annotations
 
