@@ -160,6 +160,64 @@ def _detect(args) -> int:
     return 0
 
 
+def _track(args) -> int:
+    from cueref.records import RecordError, new_header
+    from cueref.table import table_for
+    from tracking.shots import read_observations, reconstruct
+
+    table = table_for(args.table)
+    name = str(args.media)
+    out = sys.stdout
+    try:
+        if args.media.suffix.lower() in (".jsonl", ".json"):
+            fps = args.fps or 60.0
+            f = open(args.media, encoding="utf-8")
+            frames = read_observations(f, name)
+        else:
+            fps = args.fps or _video_fps(args.media)
+            frames = _detected_frames(args, table)
+        if args.game:
+            out.write(json.dumps(new_header(args.game, table, players=args.players.split(","))) + "\n")
+        for rec in reconstruct(frames, table, fps, video=args.media.name):
+            out.write(json.dumps(rec) + "\n")
+            out.flush()  # a record printed stays printed, whatever comes next
+    except RecordError as e:
+        print(f"cueref track: {e.field}: {e.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (OSError, ValueError) as e:
+        print(f"cueref track: {name}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _video_fps(path: Path) -> float:
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    try:
+        return float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
+    finally:
+        cap.release()
+
+
+def _detected_frames(args, table):
+    """(frame, t, observations) of a video through the detector, calibrating on the first frame
+    unless a calibration is given."""
+    from vision.calibrate import Calibration, CalibrationError, auto
+    from vision.detect import BallDetector
+    from vision.identify import ModelMissing
+
+    det = None
+    for k, t, img in _read_frames(args.media):
+        if det is None:
+            try:
+                cal = Calibration.load(args.calibration) if args.calibration else auto(img, table, head=args.head)
+                det = BallDetector(cal, game=args.game)
+            except (CalibrationError, ModelMissing) as e:
+                raise ValueError(str(e)) from None
+        yield k, t, det.observe(img, k, t)
+
+
 def _train(args) -> int:
     try:
         from vision import crops, train
@@ -203,6 +261,19 @@ def _bench(args) -> int:
 
         result = vbench.run(clips=args.clips)
         print(vbench.table(result))
+    elif args.target == "track":
+        try:
+            from tracking import bench as tbench
+        except ImportError as e:
+            print(f"cueref bench: needs the synth extra ({e.name} is missing): run scripts/install-synth.sh",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
+        from cueref.progress import Progress
+
+        progress = Progress()
+        result = tbench.run(clips=args.clips, shots=args.shots, source=args.source,
+                            progress=lambda i, n: progress("games", i, n))
+        print(tbench.table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
@@ -220,7 +291,8 @@ def _positive(text: str) -> int:
 
 def _media_args(p: argparse.ArgumentParser) -> None:
     """The picture and the table it shows, as calibrate and detect take them."""
-    p.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO")
+    p.add_argument("media", type=Path, metavar="IMAGE_OR_VIDEO",
+                   help="an image, a video, or (track) the JSON Lines `cueref detect` wrote")
     p.add_argument("--table", choices=list(TABLES), default="9ft")
     p.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
                    help="the image side the head cushion is on (auto: away from a rack, or where a few balls "
@@ -284,6 +356,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only name the balls this game has")
     d.set_defaults(func=_detect)
 
+    k = sub.add_parser("track", help="lag and shot records (JSON Lines) from a video or saved observations",
+                       description="Track the balls (Kalman filters, Hungarian association by position and "
+                                   "identity), cut the video into lags and shots, and print each record of the "
+                                   "cueref/game-1 contract as it completes: events timed from the raw "
+                                   "observations with their uncertainty, positions at the strike and at rest, "
+                                   "the frames as evidence. With --game a header line comes first, so the "
+                                   "output is a game log for `cueref adjudicate`.")
+    _media_args(k)
+    k.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
+    k.add_argument("--game", choices=GAMES, help="print a game-log header for this game first "
+                                                 "(and name only its balls)")
+    k.add_argument("--players", default="A,B", help="with --game: the players, comma-separated")
+    k.add_argument("--fps", type=float, help="frames per second (default: the video's; 60 for observations)")
+    k.set_defaults(func=_track)
+
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
                         description="Render labelled ball crops from synthetic clips (or use --data, a folder "
                                     "of train/ and val/ class folders, e.g. crops of your own table), train an "
@@ -301,9 +388,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="measure speed: prints a table, optionally writes JSON",
                        description="Benchmarks (not tests): each prints a table of medians measured in one run.")
-    b.add_argument("target", choices=["synth", "vision"],
+    b.add_argument("target", choices=["synth", "vision", "track"],
                    help="synth: physics per shot, render/encode fps; vision: detection, identification, "
-                        "centre error, calibration and fps on held-out synthetic frames")
+                        "centre error, calibration and fps on held-out synthetic frames; track: events, "
+                        "first contacts, pockets, rulings and tracking on held-out generated games")
+    b.add_argument("--source", choices=["sim", "perfect", "vision"], default="sim",
+                   help="track: observations from the simulated detector, exact ones, or rendered frames "
+                        "through the real detector (slow)")
+    b.add_argument("--shots", type=int, default=8, help="track: shots per game")
     b.add_argument("--clips", type=int, default=6, help="vision: held-out clips")
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--repeats", type=int, default=3)

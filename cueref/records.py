@@ -278,6 +278,18 @@ def _pos_err(v: Any, names, path="pos_err") -> dict[str, float]:
 
 # --- entries --------------------------------------------------------------------------------------
 
+def new_header(game: str, table: Table, players=("A", "B"), breaker: str | None = None) -> dict:
+    """A game log's header line (the breaker left out: the lag, or the first shot, decides)."""
+    header = {"schema": SCHEMA, "game": game, "players": list(players),
+              "table": {"length_mm": table.length_mm, "width_mm": table.width_mm,
+                        "ball_diameter_mm": table.ball_diameter_mm}, "rules": {}}
+    if game == "straight-pool":
+        header["rules"]["target_score"] = 25
+    if breaker:
+        header["breaker"] = breaker
+    return header
+
+
 def parse_header(obj: Any) -> Header:
     h = _obj(obj, "header")
     schema = _req(h, "schema", "")

@@ -27,7 +27,7 @@ from adjudicate.engine import new_game, step
 from adjudicate.games.base import apply_effect
 from adjudicate.racks import rack
 from cueref.camera import Camera, overhead, rodrigues
-from cueref.records import parse_entry, parse_header
+from cueref.records import new_header, parse_entry, parse_header
 from cueref.table import Table, table_for
 from synth import extras
 from synth.physics import BallTrack, ShotSim, Strike, aim_direction, simulate
@@ -177,14 +177,7 @@ def play_staged(stage, seed: int, table: Table | None = None) -> Timeline:
 
 
 def game_header(game: str, table: Table, players=("A", "B"), breaker: str | None = "A") -> dict:
-    header = {"schema": "cueref/game-1", "game": game, "players": list(players),
-              "table": {"length_mm": table.length_mm, "width_mm": table.width_mm,
-                        "ball_diameter_mm": table.ball_diameter_mm}, "rules": {}}
-    if game == "straight-pool":
-        header["rules"]["target_score"] = 25
-    if breaker:
-        header["breaker"] = breaker
-    return header
+    return new_header(game, table, players, breaker)
 
 
 def play(game: str, shots: int, seed: int, table: Table | None = None, lag: bool = False,

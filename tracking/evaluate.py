@@ -319,4 +319,5 @@ def _ratio(a: int, b: int) -> dict:
 
 
 def _rel(rec: dict) -> list[dict]:
-    return [e for e in rec["events"] if not math.isnan(e["t"])]
+    """Events on the media clock (t0 + t): an error in the strike time shows in every event."""
+    return [dict(e, t=e["t"] + rec["t0"]) for e in rec["events"] if not math.isnan(e["t"])]

@@ -25,6 +25,14 @@ import numpy as np
 from cueref.table import POCKETS, Table
 
 
+# A sample's exposure (its blur streak) ends at its frame time and its time stamp is the
+# streak's centre (tracker.centroid_lag_frames, 0.4 of a frame before the frame time): with the
+# shutter open the whole frame, a sample is clean of a contact at t* only if its time is before
+# t* - 0.4 frame or after t* + 0.6 frame. Fits on each side of a contact use clean samples only.
+PRE_GUARD = 0.45
+POST_GUARD = 0.65
+
+
 @dataclass
 class Path:
     """One ball through one shot: samples (corrected time, raw frame time, centre, sigma), its
@@ -38,6 +46,7 @@ class Path:
     rest: np.ndarray | None
     motions: list  # [(start index, stop index or None)]
     ended: bool = False
+    vanished: bool = False  # at rest, then unseen from the middle of the shot on (hit into a pocket unseen?)
     onsets: dict = None  # motion index → (onset time, its sigma), filled by extract()
 
     def motion_at(self, t: float, slack: float = 0.0) -> int | None:
@@ -56,7 +65,7 @@ class Path:
         if k is None:
             return None
         a = self.motions[k][0]
-        sel = (self.t < t - 0.3 * dt) & (self.t >= t - frames * dt)
+        sel = (self.t < t - PRE_GUARD * dt) & (self.t >= t - frames * dt)
         sel[:a] = False
         ts, xy, s = self.t[sel], self.xy[sel], self.s[sel]
         if self.onsets and k in self.onsets and (k > 0 or self.rest is not None):
@@ -134,12 +143,11 @@ def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: b
     dt = 1.0 / fps
     t_star, err, pre, post = t_guess, 0.5 * dt, None, None
     for _ in range(2):
-        guard = 0.55 * dt
-        sel_post = (path.t > t_star + guard * 0.2) & (path.t <= t_star + window * dt + guard)
+        sel_post = (path.t > t_star + POST_GUARD * dt) & (path.t <= t_star + (window + POST_GUARD) * dt)
         if rest_before and path.rest is not None:
             pre = rest_fit(path.rest, _rest_sigma(path), t_star)
         else:
-            sel_pre = (path.t < t_star - guard * 0.2) & (path.t >= t_star - window * dt - guard)
+            sel_pre = (path.t < t_star - PRE_GUARD * dt) & (path.t >= t_star - (window + PRE_GUARD) * dt)
             pre = fit_line(path.t[sel_pre], path.xy[sel_pre], path.s[sel_pre], t_star)
         post = fit_line(path.t[sel_post], path.xy[sel_post], path.s[sel_post], t_star)
         if pre is None or post is None:
@@ -196,7 +204,7 @@ def _velocity_change(path: Path, t: float, fps: float) -> float:
     pre = path.fit_before(t, dt)
     if pre is None and path.rest is not None and path.motions and t <= path.t[path.motions[0][0]] + 0.5 * dt:
         pre = rest_fit(path.rest, 0.5, t)
-    post_sel = (path.t > t + 0.3 * dt) & (path.t <= t + 4.6 * dt)
+    post_sel = (path.t > t + POST_GUARD * dt) & (path.t <= t + (4.0 + POST_GUARD) * dt)
     post = fit_line(path.t[post_sel], path.xy[post_sel], path.s[post_sel], t)
     if pre is None or post is None:
         return 0.0
@@ -242,11 +250,11 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     for t_on, err, p, k in onsets:
         pos = p.rest if (k == 0 and p.rest is not None) else p.at(t_on)
-        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0)
+        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True)
         if not partners:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
-            partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=3.0, slack=10.0)
+            partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=6.0, slack=10.0)
         if not partners:
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
@@ -267,6 +275,9 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                         t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
                         e_c = math.sqrt(1 / (w1 + w2))
             add_collision(q.name, p.name, t_c, e_c)
+            cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
+            if cush is not None:
+                events.append(cush)
 
     # --- the cue ball's first contact, from its own path ---------------------------------------
     # Onsets can blame the wrong ball when contacts follow each other within a frame (the cue ball
@@ -293,6 +304,20 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             key = tuple(sorted((name, other)))
             if not any(abs(t2 - t_c) < 3 * dt for t2, _ in pairs.get(key, [])):
                 add_collision(name, other, t_c, e_c)
+
+    # --- a resting ball that vanished as a ball reached it: hit into a pocket between frames ---
+    for p in paths:
+        if not p.vanished or p.motions or p.rest is None or not len(p.traw):
+            continue
+        t_v = float(p.traw[-1]) + 0.5 * dt
+        partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0)
+        if not partners:
+            continue  # only hidden (a player, the cue): it is still there
+        for q, _ in partners:
+            add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
+        pk = min(POCKETS, key=lambda n: math.dist(p.rest, table.pocket_centre(n)))
+        if math.dist(p.rest, table.pocket_centre(pk)) <= 130.0:
+            events.append({"t": t_v, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
 
     # --- moving balls meeting: both bend where they come within a diameter ----------------------
     for i, p in enumerate(paths):
@@ -365,7 +390,13 @@ def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
                     continue
                 fq = rest_fit(qp, _sig(q, t_c), t_c)
             hit = contact_time(pre, fq, D, t_c, dt)
-            if hit is not None and float(np.hypot(*(pre.pos(hit[0]) - fq.pos(hit[0])))) <= D + 3.0:
+            if hit is None or float(np.hypot(*(pre.pos(hit[0]) - fq.pos(hit[0])))) > D + 3.0:
+                continue
+            # A ball touched is set moving (or was moving): one the cue ball passes over in the
+            # air stays put.
+            moved = q.motion_at(hit[0] + 3 * dt) is not None or any(
+                hit[0] - 2 * dt <= t_on <= hit[0] + 3 * dt for t_on, _ in (q.onsets or {}).values())
+            if moved:
                 near.append((hit[0], q.name, hit[1]))
         if not near:
             return None  # a cushion or a curve, not a ball: leave it to the other tests
@@ -376,11 +407,33 @@ def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     return None
 
 
+def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Table, dt: float) -> dict | None:
+    """A ball resting at a cushion, hit toward it, bounces off it within a frame: seen only as a
+    ball that leaves away from the rail it was pushed into."""
+    qp = q.at(t_c - dt)
+    if qp is None:
+        return None
+    push = np.asarray(pos, float) - qp
+    push /= max(float(np.hypot(*push)), 1e-9)
+    sel = (p.t > t_c + POST_GUARD * dt) & (p.t <= t_c + (4.0 + POST_GUARD) * dt)
+    post = fit_line(p.t[sel], p.xy[sel], p.s[sel], t_c)
+    if post is None:
+        return None
+    for r, (ax, nose, n) in _RAILS.items():
+        if abs(float(pos[ax]) - nose(table)) > table.R + 10.0:
+            continue
+        if float(push @ n) < -0.2 and float(post.v @ n) > -0.2 * float(np.hypot(*post.v)):
+            return {"t": t_c + 0.5 * e_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": max(e_c, 0.5 * dt)}
+    return None
+
+
 def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
-              slack: float) -> list:
+              slack: float, causes: bool = False) -> list:
     """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
-    moving then, or starting with it (a frozen neighbour). The one nearest a diameter away touched
-    it; a second counts only if it too is touching."""
+    moving then, or starting with it (a frozen neighbour). With `causes`, balls already moving
+    (or started clearly earlier) come first: a frozen neighbour starting at the same instant was
+    pushed by the same blow. The one nearest a diameter away touched it; a second counts only if
+    it too is touching."""
     moving, starting = [], []
     for q in paths:
         if q is p:
@@ -392,12 +445,12 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
         if dist > D + tol:
             continue
         q_on = [o for o in onsets if o[2] is q and abs(o[0] - t_on) <= window * dt]
-        before = q.motion_at(t_on - 0.3 * dt) is not None and not [o for o in q_on if o[0] > t_on - 0.5 * dt]
+        before = q.motion_at(t_on - 0.3 * dt) is not None and not [o for o in q_on if o[0] > t_on - 0.3 * dt]
         if before:
             moving.append((abs(dist - D), q, q_on))
         elif q_on:
             starting.append((abs(dist - D), q, q_on))
-    group = moving + starting
+    group = (moving or starting) if causes else moving + starting
     group.sort(key=lambda x: x[0])
     return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
 
@@ -499,11 +552,57 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
             v_out = float(post.v @ n) if post is not None else 0.0
             if v_in > 60.0 and v_out > -0.2 * v_in:
                 best = r
+                # The centre touches a cushion a radius from its nose: time it by the line
+                # coming in (clean of the bounce, and of the friction that bends the line
+                # going out), unless that disagrees with the corner (a jaw, not the nose).
+                ax, nose, _ = _RAILS[r]
+                u_ref = abs(float(pre.a[ax]) - nose(table))
+                t_in = pre.t_ref + (u_ref - R) / v_in
+                if abs(t_in - t_c) <= 1.5 * dt:
+                    t_c, err = t_in, math.sqrt(pre.var(t_in)) / v_in
                 break
         if best is None or t_c - last_t < 3 * dt:
             continue
         last_t = t_c
         out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
+    return out + _rail_touches(p, table, fps, out)
+
+
+def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
+    """A slow ball that comes to the cushion and rolls along it touches it without a bounce to
+    see: its centre, averaged over a few frames, settles a radius from the nose after coming
+    from farther out."""
+    dt = 1.0 / fps
+    R = table.R
+    out: list[dict] = []
+    if len(p.t) < 8:
+        return out
+    n = 5
+    kernel = np.ones(n) / n
+    for r, (ax, nose, normal) in _RAILS.items():
+        u = np.abs(p.xy[:, ax] - nose(table))
+        um = np.convolve(u, kernel, mode="valid")  # um[i] averages samples i .. i+n-1
+        sig = float(np.median(p.s)) / math.sqrt(n)
+        near = um <= R + max(2.0, 3.0 * sig)
+        for i in np.flatnonzero(near[1:] & ~near[:-1]) + 1:
+            j = i + n // 2
+            t = float(p.t[j])
+            if p.motion_at(t) is None:
+                continue
+            back = (p.t >= t - 0.5) & (p.t < t)
+            if not back.any() or float(u[back].max()) < R + 8.0:
+                continue  # it did not come from farther out
+            if any(e["rail"] == r and abs(e["t"] - t) < 0.3 for e in found + out):
+                continue
+            fit = p.fit_before(t, dt, frames=10)
+            t_c, err = t, 2 * dt
+            if fit is not None:
+                v_in = -float(fit.v @ normal)
+                if v_in > 5.0:
+                    t_in = fit.t_ref + (abs(float(fit.a[ax]) - nose(table)) - R) / v_in
+                    if t - 0.5 <= t_in <= t + 3 * dt:
+                        t_c, err = t_in, max(math.sqrt(fit.var(t_in)) / v_in, dt)
+            out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
     return out
 
 
@@ -518,7 +617,9 @@ def _crossings(p: Path, table: Table) -> list[dict]:
         xy = np.concatenate([[p.rest], xy[p.motions[0][0]:]])
     for line, ax, value in (("head_string", 0, table.head_string_x), ("long_string", 1, table.long_string_y)):
         v = xy[:, ax] - value
-        h = 3.0
+        # Past the line by more than the noise before a crossing counts (a ball rolling along
+        # a line is not crossing it back and forth).
+        h = max(3.0, 3.0 * float(np.median(p.s)))
         side = 0
         last_i = None
         for i in range(len(v)):

@@ -182,6 +182,7 @@ class ShotReconstructor:
                 v = float(np.hypot(*(np.asarray(tr.xy[i - 1]) - np.asarray(tr.xy[j])))) / max(tr.traw[i - 1] - tr.traw[j], 1e-3) \
                     if i - 1 > j else 0.0
                 stop = max(stop, t_end + v / ROLLING_DECEL)
+        gone = {e["ball"] for e in events if e["type"] in ("pocket", "off_table")}
         before, after, pos_err = {}, {}, {}
         for tr in tracks:
             name = names.get(id(tr))
@@ -191,7 +192,7 @@ class ShotReconstructor:
                 p = tr.anchor_before(t0)
                 before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
                 pos_err[name] = round(self._pos_err(tr), 2)
-            if tr.ended_t is None or tr.ended_t > t_end:
+            if (tr.ended_t is None or tr.ended_t > t_end) and name not in gone:
                 p = tr.anchor_before(t_end)
                 after[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
         out_events = []
@@ -248,8 +249,10 @@ class ShotReconstructor:
             motions.append((a - i0, None if b is None else b - i0))
         if not motions:
             rest = tr.anchor.copy()
-        ended = tr.ended_t is not None
-        return Path(name, t[sel], traw[sel], xy[sel], s[sel], rest, motions, ended=ended)
+        ended = tr.ended_t is not None and tr.ended_t <= w1 and not tr.lifted
+        vanished = (not motions and tr.last_t > w0 and tr.last_t < w1 - 0.3
+                    and (tr.alive or tr.lifted) and not tr.moving)
+        return Path(name, t[sel], traw[sel], xy[sel], s[sel], rest, motions, ended=ended, vanished=vanished)
 
     def _not_a_shot(self, moved: list[Track], names: dict, ep: Episode, w0: float, tracks: list[Track]) -> str | None:
         """Why this episode was not a shot, or None. A shot starts with the cue ball struck; a
@@ -289,3 +292,43 @@ class ShotReconstructor:
     @staticmethod
     def _pos_err(tr: Track) -> float:
         return tr.sigma / math.sqrt(max(min(tr.anchor_n, 30), 1)) + 0.3
+
+
+def reconstruct(frames, table: Table, fps: float, video: str | None = None):
+    """Records as they complete from an iterable of (frame, media time, observations); the
+    reconstructor is returned by the generator (StopIteration.value) for its skipped episodes."""
+    rec = ShotReconstructor(table, fps, video)
+    t = 0.0
+    for frame, t, obs in frames:
+        yield from rec.push(frame, t, obs)
+    yield from rec.finish(t)
+    return rec
+
+
+def read_observations(lines, where: str = "observations"):
+    """(frame, t, observations) per frame from `cueref detect` JSON Lines, in frame order."""
+    import json
+
+    from cueref.records import RecordError
+
+    frame, t, batch = None, 0.0, []
+    for n, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"{where} line {n}", f"not JSON: {e.msg}") from None
+        if not isinstance(d, dict):
+            raise RecordError(f"{where} line {n}", "expected a JSON object (one observation)")
+        o = Observation.from_dict(d, f"{where} line {n}")
+        if frame is not None and o.frame < frame:
+            raise RecordError(f"{where} line {n}", f"frame {o.frame} after frame {frame}: observations must be in "
+                                                   "frame order")
+        if frame is not None and o.frame != frame:
+            yield frame, t, batch
+            batch = []
+        frame, t = o.frame, o.t
+        batch.append(o)
+    if frame is not None:
+        yield frame, t, batch
