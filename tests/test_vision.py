@@ -229,8 +229,13 @@ def test_labels_are_one_of_each_number_surest_first():
     probs = np.array([
         [0.00, 0.99, 0.01, 0.00, 0.00, 0.00],  # a sure 1
         [0.00, 0.51, 0.45, 0.00, 0.00, 0.04],  # the 9 seen edge-on: most like the 1, which is taken: the 9
-        [0.05, 0.93, 0.00, 0.00, 0.00, 0.02],  # a look-alike of the 1 with no other claim: not reported
+        [0.02, 0.96, 0.00, 0.00, 0.00, 0.02],  # a look-alike of the 1 with no other claim: not reported
         [0.30, 0.00, 0.00, 0.30, 0.30, 0.10],  # the cue ball, the 5 or the 7: "unknown"
         [0.20, 0.50, 0.00, 0.30, 0.00, 0.00],  # the 1 is taken: the 5 (0.3 of the 0.5 left)
     ])
     assert BallDetector._assign(probs, names) == ["1", "9", None, "unknown", "5"]
+    # A racked 9 the classifier took for the 1 (seen on the bench): the 1 and the 5 are taken.
+    probs = np.array([[0.00, 0.99, 0.00, 0.01, 0.00, 0.00],
+                      [0.00, 0.00, 0.00, 0.99, 0.00, 0.01],
+                      [0.00, 0.88, 0.06, 0.05, 0.00, 0.01]])
+    assert BallDetector._assign(probs, names) == ["1", "5", "9"]

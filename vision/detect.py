@@ -132,7 +132,7 @@ class BallDetector:
         """One ball of each number. The surest claim is settled first; each later candidate's
         probabilities are then renormalised over the numbers still free (a stripe seen edge-on
         that looks 45 % like the 9 and 51 % like the 1, beside a sure 1, is the 9). A candidate
-        whose belief lies almost all (90 %) on numbers already taken is not reported: a second
+        whose belief lies almost all (95 %) on numbers already taken is not reported: a second
         look at a ball, or a look-alike (a pocket's mouth, the cue's ferrule). Below SURE a
         candidate is "unknown", and keeps its probabilities."""
         n = len(probs)
@@ -150,7 +150,7 @@ class BallDetector:
             i = todo.pop(i_rel)
             qi = q[i_rel]
             left = qi.sum()
-            if left < 0.1 * mass[i]:
+            if left < 0.05 * mass[i]:
                 out[i] = None
                 continue
             j = int(np.argmax(qi))
