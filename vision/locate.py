@@ -181,18 +181,22 @@ class Locator:
         merged = extent > 1.0 * self.r
         pts = self._to_full(cent[~merged] + off)
         clustered = np.zeros(len(pts), bool)
+        # Ties (saturated means) go to the wider plateau: a lone ball's, not the blip of a single
+        # pixel where two frozen balls touch; a rim vote's peak counts as wide.
+        area = (stats[~merged, 2] * stats[~merged, 3]).astype(float)
         extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float) + off))
                  for s in stats[merged]]
         if extra:
             pts = np.concatenate([pts] + extra)
             clustered = np.concatenate([clustered, np.ones(len(pts) - len(clustered), bool)])
+            area = np.concatenate([area, np.full(len(pts) - len(area), np.inf)])
         ci = np.rint(self._to_small(pts) - off).astype(int)
         inb = (ci[:, 0] >= 0) & (ci[:, 0] < mean.shape[1]) & (ci[:, 1] >= 0) & (ci[:, 1] < mean.shape[0])
         ci = np.clip(ci, 0, [mean.shape[1] - 1, mean.shape[0] - 1])
         scores = mean[ci[:, 1], ci[:, 0]]
         ok = (scores > thresh) & inb & where[ci[:, 1], ci[:, 0]]
-        pts, scores, clustered = pts[ok], scores[ok], clustered[ok]
-        order = np.argsort(-scores, kind="stable")
+        pts, scores, clustered, area = pts[ok], scores[ok], clustered[ok], area[ok]
+        order = np.lexsort((-area, -np.round(scores, 3)))
         pts, scores, clustered = pts[order], scores[order], clustered[order]
         keep = _suppress(pts, 1.3 * self.r_full)
         pts, scores, clustered = pts[keep], scores[keep], clustered[keep]
