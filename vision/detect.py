@@ -6,12 +6,11 @@ centres in table mm, and its uncertainty.
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from cueref.observation import Observation
 from vision.calibrate import Calibration
-from vision.crops import HALF, SIZE, cut
+from vision.crops import cut
 from vision.identify import Identifier
 from vision.locate import Locator
 
@@ -28,10 +27,15 @@ class BallDetector:
     moved half a pixel. `temporal=False` (or `reset()` before a frame) treats each frame alone."""
 
     CHANGE = 16  # grey levels (0..255) on the locating image: above the sensor noise (<10 there)
+    REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
 
     def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
                  temporal: bool = True):
         """`game` restricts the names to that game's balls (nine-ball has no 10)."""
+        import cv2  # noqa: PLC0415
+
+        from vision.crops import HALF, SIZE  # noqa: PLC0415
+
         self.cal = cal
         self.locator = Locator(cal)
         self.ident = identifier or Identifier()
@@ -62,16 +66,22 @@ class BallDetector:
         """Forget the previous frames: the next one is searched whole."""
         self._ref: np.ndarray | None = None  # the locating image the entries were found in
         self._entries: list[tuple[tuple[float, float], tuple[float, float], np.ndarray]] = []  # px, mm, probs
+        self._since = 0  # frames since the last whole search
 
     def _lit(self, crop: np.ndarray) -> bool:
+        import cv2  # noqa: PLC0415
+
         L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0][self._disc]
         return np.count_nonzero(L > self.locator.cloth_L + 40.0) > 0.02 * L.size  # its 98th percentile
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
+        import cv2  # noqa: PLC0415
+
         loc = self.locator
         small = loc._small(img)
         region = None
-        if self.temporal and self._ref is not None and self._ref.shape == small.shape:
+        self._since += 1
+        if self.temporal and self._ref is not None and self._ref.shape == small.shape and self._since < self.REFRESH:
             d0, d1, d2 = cv2.split(cv2.absdiff(small, self._ref))
             _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
             if cv2.countNonZero(changed) == 0:
@@ -83,11 +93,16 @@ class BallDetector:
         if region is None:
             self._entries = entries
             self._ref = small
+            self._since = 0
         else:
             sx, sy = np.rint(loc._to_small(np.array([e[0] for e in self._entries]).reshape(-1, 2))).astype(int).T
             h, w = region.shape
             inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
-            self._entries = [e for e, gone in zip(self._entries, inside) if not gone] + entries
+            old = [e for e, gone in zip(self._entries, inside) if not gone]
+            if old and entries:  # a ball astride the region's edge: keep the one seen before
+                op = np.array([e[0] for e in old])
+                entries = [e for e in entries if np.min(np.hypot(*(op - e[0]).T)) > 0.5 * loc.r_full]
+            self._entries = old + entries
             self._ref = self._ref.copy()
             self._ref[region] = small[region]
         return self._report(frame, t)
