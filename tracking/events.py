@@ -237,6 +237,27 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     for p in paths:
         p.onsets = {k: (t_on, err) for t_on, err, q, k in onsets if q is p}
 
+    # The strike first, then the striker's first contact from its own path; no object ball can
+    # have started before that contact, so onsets a few frames early (a slow ball in a cluster,
+    # timed from a noisy line) are moved up to it.
+    first_contacts = {}
+    for t_on, err, p, k in onsets:
+        if p.name in strikers and p.name not in first_contacts and k == 0:
+            pos = p.rest if p.rest is not None else p.at(t_on)
+            if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True):
+                first_contacts[p.name] = (t_on, _first_contact(p, t_on, paths, D, fps))
+    fc_times = [fc[1] for _, fc in first_contacts.values() if fc is not None]
+    if fc_times:
+        t_fc = min(fc_times)
+        moved_up = []
+        for t_on, err, p, k in onsets:
+            if p.name not in strikers and t_fc - 4 * dt <= t_on < t_fc:
+                t_on = t_fc
+            moved_up.append((t_on, err, p, k))
+        onsets = sorted(moved_up, key=lambda o: o[0])
+        for p in paths:
+            p.onsets = {k: (t_on, err) for t_on, err, q, k in onsets if q is p}
+
     strikes: dict[str, tuple[float, float]] = {}
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
 
@@ -285,38 +306,42 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     # was a diameter from that point.
     for name in strikers:
         if name in strikes and name in by:
-            fc = _first_contact(by[name], strikes[name][0], paths, D, fps)
+            fc = first_contacts.get(name, (None, None))[1]
             if fc is None:
                 continue
             other, t_c, e_c, touching = fc
-            # Nothing touched the striker before its path first bent; balls a diameter from the
-            # bend at that moment touched it together (a split hit).
+            # Nothing touched the striker before its first contact; only balls within that
+            # contact's uncertainty touched it together (a split hit). Its other contacts that
+            # close in time are the onsets' guesses: the first contact's own timing replaces them.
             keep = []
             for e in events:
-                if e["type"] == "collision" and name in e["balls"]:
+                if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c + 2 * dt:
                     partner = next(b for b in e["balls"] if b != name)
-                    if e["t"] < t_c - max(2 * e_c, 0.5 * dt) or (abs(e["t"] - t_c) <= dt and partner not in touching):
-                        pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
-                                                            if abs(x[0] - e["t"]) > 1e-9]
+                    pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
+                                                        if abs(x[0] - e["t"]) > 1e-9]
+                    if partner == other or partner not in touching:
                         continue
+                    e = dict(e, t=max(e["t"], t_c + 1e-4), t_err=max(e.get("t_err", 0.0), e_c))
+                    pairs.setdefault(tuple(sorted(e["balls"])), []).append((e["t"], e["t_err"]))
                 keep.append(e)
             events[:] = keep
-            key = tuple(sorted((name, other)))
-            if not any(abs(t2 - t_c) < 3 * dt for t2, _ in pairs.get(key, [])):
-                add_collision(name, other, t_c, e_c)
+            add_collision(name, other, t_c, e_c)
 
     # --- a resting ball that vanished as a ball reached it: hit into a pocket between frames ---
     for p in paths:
         if not p.vanished or p.motions or p.rest is None or not len(p.traw):
             continue
         t_v = float(p.traw[-1]) + 0.5 * dt
+        off = np.hypot(*(p.xy - p.rest).T) > np.maximum(5.0, 3.0 * p.s)
+        if off.any():  # seen once on its way before it vanished
+            t_v = float(p.traw[int(np.argmax(off))]) - 0.5 * dt
         partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0)
         if not partners:
             continue  # only hidden (a player, the cue): it is still there
         for q, _ in partners:
             add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
-        pk = min(POCKETS, key=lambda n: math.dist(p.rest, table.pocket_centre(n)))
-        if math.dist(p.rest, table.pocket_centre(pk)) <= 130.0:
+        pk = min(POCKETS, key=lambda n: math.dist(p.xy[-1], table.pocket_centre(n)))
+        if math.dist(p.xy[-1], table.pocket_centre(pk)) <= 130.0:
             events.append({"t": t_v, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
 
     # --- moving balls meeting: both bend where they come within a diameter ----------------------
@@ -361,8 +386,71 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
 
 def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
-    """(ball, time, sigma) of the striker's first contact: its first bend after the strike, and
-    the ball a diameter from the bend."""
+    """(ball, time, sigma, balls touched together) of the striker's first contact: the first
+    resting ball its straight line from the strike reaches, while its path is still that line;
+    else the ball a diameter from its first bend."""
+    hit = _first_in_line(cue, t_strike, paths, D, fps)
+    return hit if hit is not None else _first_bend_contact(cue, t_strike, paths, D, fps)
+
+
+def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
+    dt = 1.0 / fps
+    k = cue.motion_at(t_strike + dt)
+    if k is None or cue.rest is None:
+        return None
+    a, b = cue.motions[k]
+    end = b if b is not None else len(cue.t)
+    # The line: the rest position at the strike and the samples until the path first bends.
+    last = min(a + 6, end)
+    for i in range(a + 2, min(a + 6, end - 1)):
+        if _velocity_change(cue, float(cue.t[i]) - 0.5 * dt, fps) >= 4.0:
+            last = i - 1
+            break
+    if last - a < 2:
+        return None
+    ts = np.concatenate([[t_strike], cue.t[a:last]])
+    xy = np.concatenate([[cue.rest], cue.xy[a:last]])
+    s = np.concatenate([[0.5], cue.s[a:last]])
+    line = fit_line(ts, xy, s, t_strike)
+    if line is None or float(np.hypot(*line.v)) < 50.0:
+        return None
+    hits = []
+    for q in paths:
+        if q is cue or q.rest is None or (q.motions and q.t[q.motions[0][0]] < t_strike):
+            continue
+        da, dv = line.a - q.rest, line.v
+        A, B, C = float(dv @ dv), 2 * float(da @ dv), float(da @ da) - D * D
+        disc = B * B - 4 * A * C
+        if disc < 0:
+            continue
+        tau = (-B - math.sqrt(disc)) / (2 * A)
+        if tau <= 0:
+            continue
+        t_hit = t_strike + tau
+        err = math.sqrt(line.var(t_hit)) / max(abs(float((da + dv * tau) @ dv)) / D, 1.0)
+        hits.append((t_hit, q.name, max(err, 0.0005), q))
+    if not hits:
+        return None
+    hits.sort(key=lambda h: h[0])
+    t_hit, name, err, q = hits[0]
+    # Still on the line up to there (no cushion, no curve first), and the ball it meets moves.
+    sel = (cue.t > t_strike) & (cue.t < t_hit - PRE_GUARD * dt)
+    sel[:a] = False
+    sel[end:] = False
+    if sel.any():
+        dev = np.hypot(*(cue.xy[sel] - (line.a + np.outer(cue.t[sel] - t_strike, line.v))).T)
+        if float(dev.max()) > 4.0 * float(np.median(cue.s[sel])) + 3.0 + 0.002 * float(np.hypot(*line.v)):
+            return None
+    moved = q.motion_at(t_hit + 3 * dt) is not None or any(
+        t_hit - 2 * dt <= t_on <= t_hit + 3 * dt for t_on, _ in (q.onsets or {}).values())
+    if not moved:
+        return None
+    # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
+    together = {h[1] for h in hits if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
+    return name, t_hit, err, together
+
+
+def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
     dt = 1.0 / fps
     k = cue.motion_at(t_strike + dt)
     if k is None:
@@ -399,7 +487,7 @@ def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
             if moved:
                 near.append((hit[0], q.name, hit[1]))
         if not near:
-            return None  # a cushion or a curve, not a ball: leave it to the other tests
+            continue  # a cushion or a curve, not a ball: the first contact is further on
         near.sort()
         first = near[0]
         together = {n for t, n, e in near if t - first[0] <= max(2 * first[2], 0.5 * dt)}

@@ -221,7 +221,7 @@ class Tracker:
                 tr._pending += 1
                 # Two in a row, or one too far to be noise (a ball hit into a pocket may be seen
                 # moving only once).
-                if tr._pending >= 2 or dev > max(15.0, 8.0 * sigma):
+                if tr._pending >= 2 or dev > max(15.0, 5.0 * sigma):
                     self._start(tr, tr._pending)
             else:
                 tr._pending = 0
