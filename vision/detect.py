@@ -114,25 +114,32 @@ class BallDetector:
         cands = loc.candidates(img, refine=False, small=small, region=region)
         if not cands:
             return []
-        pts = loc.refine_points(img, np.array([c.px for c in cands]), np.array([c.clustered for c in cands]))
+        # Classify at the mean-shift centres (about a pixel); fit the rims of the balls only.
+        clustered = np.array([c.clustered for c in cands])
+        pts = loc.shift_points(img, np.array([c.px for c in cands]), clustered)
         near = np.min(np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone_px
-        kept, crops = [], []
-        for p, at_pocket in zip(pts, near):
+        idx, crops = [], []
+        for i, (p, at_pocket) in enumerate(zip(pts, near)):
             crop = cut(img, p[0], p[1], loc.r_full)
             if crop is None or (at_pocket and not self._lit(crop)):
                 continue
-            kept.append((float(p[0]), float(p[1])))
+            idx.append(i)
             crops.append(crop)
-        if not kept:
+        if not idx:
             return []
         probs = self.ident.probabilities(crops) * self.mask
         probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
         names = self.ident.classes
-        ball = [i for i, k in enumerate(probs.argmax(axis=1)) if names[k] != "none"]
+        ball = [j for j, k in enumerate(probs.argmax(axis=1)) if names[k] != "none"]
         if not ball:
             return []
-        mms = self.cal.to_table([kept[i] for i in ball])
-        return [(kept[i], (float(mm[0]), float(mm[1])), probs[i]) for i, mm in zip(ball, mms)]
+        sel = np.array([idx[j] for j in ball])
+        fit = sel[~clustered[sel]]
+        if len(fit):
+            pts[fit] = loc.rim_fit(img, pts[fit])
+        kept = [(float(pts[i, 0]), float(pts[i, 1])) for i in sel]
+        mms = self.cal.to_table(kept)
+        return [(kept[k], (float(mm[0]), float(mm[1])), probs[j]) for k, (j, mm) in enumerate(zip(ball, mms))]
 
     def _report(self, frame: int, t: float) -> list[Observation]:
         names = self.ident.classes

@@ -213,15 +213,24 @@ class Locator:
         strays, up to 8 mm); their rim votes are better already (1.6 mm median on the bench's
         racks, against 2.5)."""
         pts = np.asarray(pts, float)
-        shift = np.ones(len(pts), bool) if clustered is None else ~np.asarray(clustered, bool)
-        if shift.any():
+        lone = np.ones(len(pts), bool) if clustered is None else ~np.asarray(clustered, bool)
+        pts = self.shift_points(bgr, pts, ~lone)
+        if lone.any():
+            pts[lone] = self.rim_fit(bgr, pts[lone])
+        return pts
+
+    def shift_points(self, bgr: np.ndarray, pts: np.ndarray, clustered: np.ndarray | None = None) -> np.ndarray:
+        """The first half of `refine_points`: the mean-shift of the lone candidates (to about a
+        pixel), for a classifier to look at before the rim fit (which only balls need)."""
+        pts = np.array(pts, float)
+        lone = np.ones(len(pts), bool) if clustered is None else ~np.asarray(clustered, bool)
+        if lone.any():
             last = self._last
             if last is not None and last[0] is bgr:
                 score, off = last[1], last[2]
             else:
                 score, off = self.difference(self._small(bgr)), np.zeros(2)
-            pts = pts.copy()
-            pts[shift] = self.rim_fit(bgr, self._mean_shift(score, pts[shift], off))
+            pts[lone] = self._mean_shift(score, pts[lone], off)
         return pts
 
     def refine_point(self, bgr: np.ndarray, px: tuple[float, float], cache: dict | None = None) -> tuple[float, float]:
