@@ -274,17 +274,18 @@ class Locator:
         h_img, w_img = bgr.shape[:2]
         x0, y0 = max(0, int(box[0, 0]) - m), max(0, int(box[0, 1]) - m)
         x1, y1 = min(w_img, int(box[1, 0]) + m + 1), min(h_img, int(box[1, 1]) + m + 1)
-        c = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), 1.0).astype(np.float32)
+        c = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), 1.0)
         gx, gy = cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)
-        m2 = gx * gx + gy * gy
-        ch = m2.argmax(axis=2)[..., None]  # the channel that changes most
-        gx, gy = np.take_along_axis(gx, ch, 2)[..., 0], np.take_along_axis(gy, ch, 2)[..., 0]
-        mag = np.sqrt(np.take_along_axis(m2, ch, 2)[..., 0])
-        h, w = mag.shape
-        thr = max(40.0, float(np.percentile(mag, 75)))
-        ys, xs = np.nonzero(mag > thr)
-        g = mag[ys, xs]
-        ux, uy = gx[ys, xs] / g, gy[ys, xs] / g
+        m2 = cv2.split(cv2.multiply(gx, gx) + cv2.multiply(gy, gy))
+        top = cv2.max(cv2.max(m2[0], m2[1]), m2[2])  # the channel that changes most
+        h, w = top.shape
+        sub = top[::3, ::3].ravel()
+        thr2 = max(1600.0, float(np.partition(sub, int(0.75 * (len(sub) - 1)))[int(0.75 * (len(sub) - 1))]))
+        ys, xs = np.nonzero(top > thr2)
+        ch = np.argmax(np.stack([m[ys, xs] for m in m2], 1), axis=1)
+        g = np.sqrt(top[ys, xs])
+        ux, uy = gx[ys, xs, ch] / g, gy[ys, xs, ch] / g
+        thr = np.sqrt(thr2)
         wt = np.minimum(g / (2 * thr), 1.0)
         acc = np.zeros(h * w, np.float64)
         for sgn in (1.0, -1.0):
