@@ -81,6 +81,10 @@ class Locator:
         pick = np.random.default_rng(0).permutation(len(iy))[:3000]
         self.sample = (iy[pick], ix[pick])
         self.big = max(3, int(cam.width * scale / 24) | 1)
+        L, W = t.L, t.W
+        pockets = cal.to_pixel(np.array([[0, 0], [L / 2, 0], [L, 0], [0, W], [L / 2, W], [L, W]], float))
+        self._pockets_small = (pockets - np.array([x0, y0], float) - self._c0) / step
+        self._pocket_zone_small = 3.0 * self.r
         self._cloth: tuple[float, float, float] | None = None  # L, a, b of the cloth, last measured
         self._thresh: float | None = None
         self._last = None
@@ -117,6 +121,7 @@ class Locator:
             self._cloth = (float(ref[0]), float(ref[1]), float(ref[2]))
         self.cloth_L, ref_a, ref_b = self._cloth
         L, a, b = cv2.split(lab.astype(np.float32))
+        self._L = L
         # The cloth's brightness varies with the lamp: compare with a smooth local level.
         dl = L - cv2.blur(L, (self.big, self.big))
         chroma = cv2.magnitude(a - ref_a, b - ref_b)
@@ -179,13 +184,25 @@ class Locator:
         # cluster): there, each ball's centre is where its rim's edges point (`_rim_votes`).
         extent = np.maximum(stats[:, 2], stats[:, 3])
         merged = extent > 1.0 * self.r
-        pts = self._to_full(cent[~merged] + off)
+        # An empty pocket's hole is such a plateau in every frame: skip it when nothing in it is lit
+        # (a ball in the jaws shows a highlight or a white part).
+        for i in np.nonzero(merged)[0]:
+            x, y, w_, h_ = stats[i]
+            if self._pocket_near(cent[i] + off):
+                q = int(np.ceil(self.r))
+                patch = self._L[max(0, y - q):y + h_ + q, max(0, x - q):x + w_ + q]
+                if patch.size and float(patch.max()) <= self.cloth_L + 40.0:
+                    merged[i] = False
+                    stats[i, 2:] = 0  # and no candidate of its own (below)
+        lone = ~merged & (stats[:, 2] > 0)
+        merged_idx = np.nonzero(merged)[0]
+        pts = self._to_full(cent[lone] + off)
         clustered = np.zeros(len(pts), bool)
         # Ties (saturated means) go to the wider plateau: a lone ball's, not the blip of a single
         # pixel where two frozen balls touch; a rim vote's peak counts as wide.
-        area = (stats[~merged, 2] * stats[~merged, 3]).astype(float)
+        area = (stats[lone, 2] * stats[lone, 3]).astype(float)
         extra = [self._rim_votes(bgr, self._to_full(np.array([[s[0], s[1]], [s[0] + s[2] - 1, s[1] + s[3] - 1]], float) + off))
-                 for s in stats[merged]]
+                 for s in stats[merged_idx]]
         if extra:
             pts = np.concatenate([pts] + extra)
             clustered = np.concatenate([clustered, np.ones(len(pts) - len(clustered), bool)])
@@ -307,6 +324,9 @@ class Locator:
         dx = np.clip(0.5 * (l - r_) / np.minimum(l - 2 * c + r_, -1e-9), -0.5, 0.5)
         dy = np.clip(0.5 * (u - d) / np.minimum(u - 2 * c + d, -1e-9), -0.5, 0.5)
         return np.stack([px + dx + x0, py + dy + y0], 1)
+
+    def _pocket_near(self, p_small: np.ndarray) -> bool:
+        return bool(np.min(np.hypot(*(self._pockets_small - p_small).T)) < self._pocket_zone_small)
 
     def _disc_mean(self, diff: np.ndarray) -> np.ndarray:
         b = cv2.BORDER_REPLICATE
