@@ -433,7 +433,9 @@ def _scene_at(tl: Timeline, T: float, fps: int, orient: _Orient, last_t: dict):
     else:
         for b, tr in seg.sim.tracks.items():
             tt = min(tau, tr.t[-1])
-            if tr.gone_at is not None and tt >= tr.gone_at:
+            # Gone from the pocket or off the table event on (compared on the media clock: an
+            # event time rounded past the track's last sample must still hide the ball).
+            if tr.gone_at is not None and tau >= tr.gone_at - 1e-6:
                 continue
             lt = last_t.get(b)
             orient.advance(b, tr, lt if lt is not None and lt <= tt else max(tt - 1.0 / fps, 0.0), tt)

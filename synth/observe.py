@@ -47,12 +47,13 @@ def _hidden(xy, cues, carried: bool, rng) -> bool:
         tip = np.asarray(c.tip, float)
         s = float(np.dot(tip - p, u))  # distance behind the tip along the stick
         if 0.0 <= s <= 1450.0:
-            off = abs(float(np.cross(u, p - tip)))
+            q0 = p - tip
+            off = abs(float(u[0] * q0[1] - u[1] * q0[0]))
             if off < 6.5 + (15.0 - 6.5) * s / 1450.0:
                 return True
         hand = tip - 220.0 * u
         q = p - hand
-        along, across = float(np.dot(q, u)), float(np.cross(u, q))
+        along, across = float(np.dot(q, u)), float(u[0] * q[1] - u[1] * q[0])
         if (along / 70.0) ** 2 + (across / 45.0) ** 2 <= 1.0:
             return True
     return False

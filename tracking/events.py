@@ -321,7 +321,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                                                         if abs(x[0] - e["t"]) > 1e-9]
                     if partner == other or partner not in touching:
                         continue
-                    e = dict(e, t=max(e["t"], t_c + 1e-4), t_err=max(e.get("t_err", 0.0), e_c))
+                    t_line, e_line = touching[partner] if isinstance(touching, dict) else (t_c + 1e-4, e_c)
+                    e = dict(e, t=max(t_line, t_c + 1e-4), t_err=max(e_line, e_c))
                     pairs.setdefault(tuple(sorted(e["balls"])), []).append((e["t"], e["t_err"]))
                 keep.append(e)
             events[:] = keep
@@ -438,15 +439,33 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     sel[:a] = False
     sel[end:] = False
     if sel.any():
-        dev = np.hypot(*(cue.xy[sel] - (line.a + np.outer(cue.t[sel] - t_strike, line.v))).T)
-        if float(dev.max()) > 4.0 * float(np.median(cue.s[sel])) + 3.0 + 0.002 * float(np.hypot(*line.v)):
+        # Off the line sideways (the cloth only slows it along the line).
+        u = line.v / float(np.hypot(*line.v))
+        rel = cue.xy[sel] - line.a
+        dev = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        if float(dev.max()) > 4.0 * float(np.median(cue.s[sel])) + 3.0:
             return None
+    # The line from the strike tells which ball; its time runs early on a long shot (the cloth
+    # slows the ball), so time the contact with the line just before it.
+    refined = []
+    for h_t, h_name, h_err, h_q in hits:
+        if h_t - t_hit > 3 * dt:
+            break
+        # When the ball it meets starts moving is when it was hit (the line's time is early).
+        starts = [t_on for t_on, _ in (h_q.onsets or {}).values() if t_on >= h_t - 2 * dt]
+        guess = min(starts) if starts else h_t
+        local = cue.fit_before(guess, dt)
+        est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt) if local is not None else None
+        good = est is not None and est[1] < max(h_err, dt)
+        refined.append((est[0], h_name, est[1], h_q) if good else (h_t, h_name, h_err, h_q))
+    refined.sort(key=lambda h: h[0])
+    t_hit, name, err, q = refined[0]
     moved = q.motion_at(t_hit + 3 * dt) is not None or any(
         t_hit - 2 * dt <= t_on <= t_hit + 3 * dt for t_on, _ in (q.onsets or {}).values())
     if not moved:
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
-    together = {h[1] for h in hits if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
+    together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
     return name, t_hit, err, together
 
 

@@ -37,7 +37,7 @@ class Episode:
     start_t: float
     start_frame: int
     tracks_at_start: list[Track]
-    shots_before: int
+    shots_before: int  # shot records before this episode (lags not counted: a lag may be replayed)
     notes: list[str] = field(default_factory=list)
 
 
@@ -69,7 +69,7 @@ class ShotReconstructor:
                 # here and a new one begins with this strike.
                 ep = self.episode
                 self.episode = Episode(split, frame, [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive],
-                                       len(self.records) + 1)
+                                       self._shots() + 1)
                 self.quiet_since = None
                 rec = self._close(ep, split - 1e-3)
                 if rec is not None:
@@ -80,7 +80,7 @@ class ShotReconstructor:
             if self.episode is None:
                 start = min(tr.traw[tr.motions[-1][0]] for tr in active)
                 at_start = [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive]
-                self.episode = Episode(start, frame, at_start, len(self.records))
+                self.episode = Episode(start, frame, at_start, self._shots())
             self.quiet_since = None
             return []
         if self.episode is None:
@@ -95,6 +95,9 @@ class ShotReconstructor:
             return []
         self.records.append(rec)
         return [rec]
+
+    def _shots(self) -> int:
+        return sum(1 for r in self.records if r["kind"] == "shot")
 
     def _new_strike(self, ep: Episode, t: float) -> float | None:
         """The cue ball, at rest for a while inside this episode, has just started again with no
@@ -151,6 +154,12 @@ class ShotReconstructor:
                      for tr in on_bed_before}
             if len(set(names.values())) != 2:
                 lag = False
+            # Both struck, not set down by hand (a re-lag's balls are placed again).
+            for tr in on_bed_before:
+                ks = [k for k, (a, _) in enumerate(tr.motions) if tr.traw[a] >= w0]
+                if not ks or tr.jumped[ks[0]] or self._abrupt_stop(tr, ks[0], tracks):
+                    self.skipped.append({"t": ep.start_t, "why": "the lag balls were placed by hand: not a lag"})
+                    return None
         if not lag:
             names = self._assign_names(tracks)
         if not lag:
@@ -199,6 +208,10 @@ class ShotReconstructor:
         for e in events:
             e = dict(e)
             e["t"] = round(e["t"] - t0, 4)
+            if e["type"] != "strike" and e["t"] < 0:
+                if e["t"] < -2 * e.get("t_err", 0.0):
+                    continue  # before the strike: the last shot's settling, not this shot's
+                e["t"] = 0.0
             if "until" in e:
                 e["until"] = round(e["until"] - t0, 4)
             if "t_err" in e:
@@ -281,12 +294,14 @@ class ShotReconstructor:
         v = float(np.hypot(*(p[1] - p[0]))) / max(tt[1] - tt[0], 1e-3)
         if v <= ABRUPT_STOP_MM_S:
             return False
-        # Stopped against a ball (a stun shot): not a hand.
-        here, t = p[-1], tr.traw[b]
-        for o in tracks:
-            if o is not tr and (o.ended_t is None or o.ended_t > t):
-                if float(np.hypot(*(o.anchor_before(t) - here))) < self.table.ball_diameter_mm + 15.0:
-                    return False
+        # Stopped by a ball (a stun shot, the object ball gone on by the time the cue ball rests):
+        # not a hand.
+        for i in range(max(b - 3, a), b + 1):
+            here, t = np.asarray(tr.xy[i]), tr.traw[i]
+            for o in tracks:
+                if o is not tr and o.traw and o.traw[0] <= t and (o.ended_t is None or o.ended_t >= t - 0.05):
+                    if float(np.hypot(*(o.anchor_before(t) - here))) < self.table.ball_diameter_mm + 15.0:
+                        return False
         return True
 
     @staticmethod

@@ -1,0 +1,265 @@
+"""Tracking and shot reconstruction (tracking/): records rebuilt from observations agree with the
+physics that made them — events, first contacts, pockets, positions and, through the adjudicator,
+the rulings. Observations come from synth/observe.py (the detector's kinds of error, seeded)."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cueref.observation import Observation
+from cueref.records import parse_entry, parse_header
+from cueref.table import Table
+from tracking.events import Path as BallPath
+from tracking.events import contact_time, fit_line, kink, rest_fit
+from tracking.kalman import BallFilter
+from tracking.tracker import Tracker
+
+T = Table()
+D = T.ball_diameter_mm
+FPS = 60.0
+
+
+# --- pure parts: no physics needed ----------------------------------------------------------------
+
+def test_the_filter_bounces_a_coasting_ball_off_the_cushion_and_slows_it():
+    f = BallFilter((T.L - 100.0, 600.0), 0.5, T, velocity=(2000.0, 0.0), velocity_sigma=1.0)
+    for _ in range(6):  # 0.1 s unseen: 200 mm of travel, 100 mm into the foot cushion
+        f.predict(1 / FPS)
+    x, _ = f.position
+    vx, _ = f.velocity
+    assert x <= T.L - T.R  # reflected back onto the bed
+    assert vx < 0  # going back up the table
+    assert abs(vx) < 2000.0  # the cushion and the cloth took speed
+
+
+def _obs(frame, name, xy, sigma=0.5, p=0.97):
+    return Observation(frame, frame / FPS, name, {name: p} if name != "unknown" else {}, (math.nan, math.nan),
+                       (float(xy[0]), float(xy[1])), sigma)
+
+
+def test_identity_keeps_two_balls_apart_when_their_paths_cross():
+    # The 3 and the 7 cross 20 mm apart at 1.5 m/s: nearest-neighbour alone would swap them.
+    tr = Tracker(T, FPS)
+    rng = np.random.default_rng(1)
+    for k in range(40):
+        t = k / FPS
+        a = (800.0 + 1500.0 * t, 600.0 + 10.0)
+        b = (1400.0 - 1500.0 * t, 600.0 - 10.0)
+        obs = [_obs(k, "3", np.add(a, rng.normal(0, 0.5, 2))), _obs(k, "7", np.add(b, rng.normal(0, 0.5, 2)))]
+        tr.update(k, t, obs)
+    named = {t_.label()[0]: t_ for t_ in tr.tracks if t_.confirmed}
+    assert set(named) == {"3", "7"}
+    assert named["3"].position()[0] > 1400.0 and named["7"].position()[0] < 800.0
+    assert len([t_ for t_ in tr.tracks if t_.confirmed]) == 2
+
+
+def test_a_resting_ball_hidden_for_seconds_is_kept():
+    tr = Tracker(T, FPS)
+    for k in range(300):  # 5 s; the 9 hidden from 1 s to 4.5 s (a player stands over it)
+        obs = [_obs(k, "cue", (500.0, 500.0))]
+        if k < 60 or k > 270:
+            obs.append(_obs(k, "9", (1900.0, 700.0)))
+        tr.update(k, k / FPS, obs)
+    nine = [t_ for t_ in tr.tracks if t_.label()[0] == "9" and t_.confirmed]
+    assert len(nine) == 1 and nine[0].alive and not nine[0].motions
+
+
+def test_a_bend_is_timed_where_the_lines_meet():
+    # A ball at 1 m/s turns 90 degrees at t = 0.1234 s (between frames); samples every frame.
+    t = np.arange(0, 0.3, 1 / FPS)
+    t_star = 0.1234
+    xy = np.where(t[:, None] < t_star, np.stack([1000 + 1000 * t, np.full_like(t, 500.0)], 1),
+                  np.stack([np.full_like(t, 1000 + 1000 * t_star), 500.0 + 1000 * (t - t_star)], 1))
+    p = BallPath("cue", t, t, xy, np.full(len(t), 0.5), None, [(0, None)])
+    t_c, err, _, _ = kink(p, 0.13, FPS)
+    assert abs(t_c - t_star) < 0.001
+    assert err < 0.005
+
+
+def test_contact_time_is_when_the_centres_are_a_diameter_apart():
+    ball = rest_fit(np.array([1500.0, 600.0]), 0.3, 0.0)
+    line = fit_line(np.array([0.0, 0.01, 0.02]), np.array([[1000.0, 600.0], [1020.0, 600.0], [1040.0, 600.0]]),
+                    np.full(3, 0.3), 0.0)
+    hit = contact_time(line, ball, D, 0.2, 1 / FPS)
+    assert hit is not None
+    assert hit[0] == pytest.approx((500.0 - D) / 2000.0, abs=1e-6)
+
+
+def test_observations_read_back_and_bad_lines_are_named(tmp_path):
+    from cueref.records import RecordError
+    from tracking.shots import read_observations
+
+    good = [_obs(0, "cue", (500.0, 500.0)).to_dict(), _obs(0, "3", (900.0, 500.0)).to_dict(),
+            _obs(1, "cue", (501.0, 500.0)).to_dict()]
+    frames = list(read_observations([json.dumps(d) for d in good]))
+    assert [f for f, _, _ in frames] == [0, 1] and len(frames[0][2]) == 2
+    with pytest.raises(RecordError, match="line 2"):
+        list(read_observations([json.dumps(good[0]), "{not json"]))
+    with pytest.raises(RecordError, match="line 2"):
+        list(read_observations([json.dumps(good[0]), json.dumps({"frame": 1, "t": 0.1})]))
+
+
+# --- against the physics ---------------------------------------------------------------------------
+
+pooltool = pytest.importorskip("pooltool", reason="the synth extra is not installed (scripts/install-synth.sh)")
+
+from adjudicate.engine import new_game, step  # noqa: E402
+from synth.clip import play, play_staged  # noqa: E402
+from synth.observe import DetectorModel, observe  # noqa: E402
+from synth.staged import stages  # noqa: E402
+from tracking.evaluate import (_rel, _with_declared, first_contact, match_events, match_records,  # noqa: E402
+                               pockets, rule_each, ruling_key)
+from tracking.shots import ShotReconstructor  # noqa: E402
+
+
+def _reconstruct(tl, seed, model=None, drop=None):
+    rec = ShotReconstructor(tl.table, FPS)
+    t = 0.0
+    for k, t, obs, _ in observe(tl, int(FPS), seed, model or DetectorModel()):
+        if drop:
+            obs = [o for o in obs if not drop(t, o)]
+        rec.push(k, t, obs)
+    rec.finish(t)
+    return rec
+
+
+def _check_each(tl, rec):
+    """Every true record found, valid under the contract, and ruled as the truth is when ruled
+    from the true state before it. Returns the matches."""
+    truth = [e for e in tl.entries if e["kind"] != "decision"]
+    m, extra = match_records(truth, rec.records)
+    assert len(m) == len(truth), f"records missed: {[t['t0'] for i, t in enumerate(truth) if i not in m]}"
+    assert not extra, f"records that are not shots: {[rec.records[j]['t0'] for j in extra]}"
+    hdr = parse_header(tl.header)
+    for r in rec.records:
+        parse_entry(r, hdr)  # the contract, exactly
+    each = rule_each(tl.header, tl.entries, {i: _with_declared(rec.records[j], truth[i]) for i, j in m.items()})
+    for i in range(len(truth)):
+        assert ruling_key(each[i]) == ruling_key(tl.rulings[i]), f"record {i} ({truth[i]['t0']} s)"
+    return truth, m
+
+
+def _first_contacts(rec, within=0.002):
+    """The balls the cue ball met first (more than one when they are hit within 2 ms)."""
+    hits = sorted((e["t"], next(b for b in e["balls"] if b != "cue")) for e in rec["events"]
+                  if e["type"] == "collision" and "cue" in e["balls"])
+    return {b for t, b in hits if t - hits[0][0] <= within} if hits else {None}
+
+
+# The scenarios staged for their fouls and events (synth/staged.py). Known limits, not hidden:
+# a lag's double hit by the tip ("lag-foul") moves no ball differently and is not seen; the staged
+# wrong-ball-first shot's frozen pair makes pooltool jump both balls 270 mm in one frame.
+UNSEEN = {"lag-foul"}
+
+
+@pytest.mark.parametrize("stage", [s for s in stages(T) if s.name not in UNSEEN], ids=lambda s: s.name)
+def test_each_staged_scenario_is_reconstructed_and_ruled_as_the_physics_was(stage):
+    i = [s.name for s in stages(T)].index(stage.name)
+    tl = play_staged(stage, 100 + i, T)
+    model = DetectorModel.perfect() if stage.name == "wrong-ball-first" else DetectorModel()
+    rec = _reconstruct(tl, 100 + i, model)
+    truth, m = _check_each(tl, rec)
+    for idx, t in enumerate(truth):
+        o = rec.records[m[idx]]
+        if t["kind"] == "shot":
+            assert first_contact(o) in _first_contacts(t)
+            assert pockets(o) == pockets(t)
+        assert abs(o["t0"] - t["t0"]) < 0.01  # the strike within 10 ms
+
+
+def test_near_simultaneous_first_contacts_give_the_shooter_the_doubt():
+    stage = next(s for s in stages(T) if s.name == "simultaneous-first-contact")
+    tl = play_staged(stage, 7, T)
+    rec = _reconstruct(tl, 7)
+    shot = rec.records[-1]
+    cue_hits = sorted((e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"]),
+                      key=lambda e: e["t"])
+    # The cue ball meets the frozen 3 and 5 together: both contacts reported, closer in time
+    # than their combined uncertainty (simultaneous, WPA 3.2), and the shot is ruled legal.
+    a, b = cue_hits[0], cue_hits[1]
+    assert {x for e in (a, b) for x in e["balls"]} - {"cue"} == {"3", "5"}
+    assert abs(a["t"] - b["t"]) <= a["t_err"] + b["t_err"]
+    hdr = parse_header(tl.header)
+    ruling, _ = step(new_game(hdr), parse_entry(_with_declared(shot, [e for e in tl.entries if e["kind"] == "shot"][-1]), hdr))
+    assert ruling.legal
+
+
+def test_a_jump_over_a_ball_is_not_a_contact_and_a_clipped_one_is():
+    for name, touched in (("jump-clean", False), ("jump-clipped", True)):
+        stage = next(s for s in stages(T) if s.name == name)
+        tl = play_staged(stage, 11, T)
+        shot = _reconstruct(tl, 11).records[-1]
+        hit_blocker = any(e["type"] == "collision" and set(e["balls"]) == {"cue", "5"} for e in shot["events"])
+        assert hit_blocker == touched, name
+
+
+def test_occlusion_at_the_moment_of_contact_keeps_the_first_contact():
+    # The cue ball is unseen for the four frames around its first contact.
+    stage = next(s for s in stages(T) if s.name == "wrong-ball-first")
+    tl = play_staged(stage, 3, T)
+    true_shot = [e for e in tl.entries if e["kind"] == "shot"][-1]
+    t_hit = true_shot["t0"] + next(e["t"] for e in true_shot["events"] if e["type"] == "collision")
+    rec = _reconstruct(tl, 3, DetectorModel.perfect(),
+                       drop=lambda t, o: o.extra.get("truth") == "cue" and abs(t - t_hit) < 2.5 / FPS)
+    assert first_contact(rec.records[-1]) == first_contact(true_shot)
+
+
+def test_a_ball_placed_by_hand_is_not_a_shot_and_its_place_is_recorded():
+    stage = next(s for s in stages(T) if s.name == "kitchen-placement")
+    tl = play_staged(stage, 5, T)
+    rec = _reconstruct(tl, 5)
+    truth, m = _check_each(tl, rec)
+    assert len(rec.records) == 1
+    placed = truth[0]["before"]["cue"]
+    assert math.dist(rec.records[0]["before"]["cue"], placed) < 3.0  # where the hand put it
+
+
+@pytest.mark.parametrize("game,seed", [("nine-ball", 7010), ("eight-ball", 7011), ("rotation-61", 7012)])
+def test_a_played_game_is_reconstructed_event_by_event(game, seed):
+    tl = play(game, 5, seed, lag=game == "nine-ball")
+    rec = _reconstruct(tl, seed)
+    truth, m = _check_each(tl, rec)
+    found, lost, wrong, late = {}, {}, {}, []
+    for i, t in enumerate(truth):
+        if t.get("declared", {}).get("break"):
+            continue  # a rack's frozen balls touch within a millisecond: counted in the benchmark
+        pairs, missed, extra = match_events(_rel(t), _rel(rec.records[m[i]]))
+        for a, b in pairs:
+            found[a["type"]] = found.get(a["type"], 0) + 1
+            if a["type"] in ("collision", "cushion", "pocket", "strike"):
+                late.append(abs(a["t"] - b["t"]) > 1.0 / FPS)
+        for e in missed:
+            lost[e["type"]] = lost.get(e["type"], 0) + 1
+        for e in extra:
+            wrong[e["type"]] = wrong.get(e["type"], 0) + 1
+    assert np.mean(late) <= 0.1  # timed within a frame, nine in ten
+    # Reduced floors for a test (the benchmark measures the real ones on many games).
+    for kind in ("collision", "cushion", "pocket"):
+        n = found.get(kind, 0) + lost.get(kind, 0)
+        assert found.get(kind, 0) >= 0.8 * n, (kind, found, lost)
+        assert wrong.get(kind, 0) <= 0.15 * max(n, 1), (kind, wrong)
+
+
+def test_cueref_track_reads_observations_and_writes_a_game_log(tmp_path):
+    stage = next(s for s in stages(T) if s.name == "no-rail")
+    tl = play_staged(stage, 9, T)
+    path = tmp_path / "obs.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for _, _, obs, _ in observe(tl, 60, 9):
+            for o in obs:
+                f.write(json.dumps(o.to_dict()) + "\n")
+    out = subprocess.run([sys.executable, "-m", "cueref", "track", str(path), "--game", "nine-ball"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert lines[0]["schema"] == "cueref/game-1"
+    shots = [x for x in lines[1:] if x["kind"] == "shot"]
+    assert len(shots) == 1 and first_contact(shots[0]) == "3"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(path.read_text().splitlines()[0] + "\n{\"frame\": 1}\n")
+    out = subprocess.run([sys.executable, "-m", "cueref", "track", str(bad)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 2 and "line 2" in out.stderr
