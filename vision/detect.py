@@ -118,6 +118,11 @@ class BallDetector:
         clustered = np.array([c.clustered for c in cands])
         pts = loc.shift_points(img, np.array([c.px for c in cands]), clustered)
         near = np.min(np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone_px
+        # At a pocket the hole is "not cloth" too and pulls the mean-shift off the ball: fit the
+        # rim before looking.
+        early = near & ~clustered
+        if early.any():
+            pts[early] = loc.rim_fit(img, pts[early])
         idx, crops = [], []
         for i, (p, at_pocket) in enumerate(zip(pts, near)):
             crop = cut(img, p[0], p[1], loc.r_full)
@@ -134,7 +139,7 @@ class BallDetector:
         if not ball:
             return []
         sel = np.array([idx[j] for j in ball])
-        fit = sel[~clustered[sel]]
+        fit = sel[~clustered[sel] & ~early[sel]]
         if len(fit):
             pts[fit] = loc.rim_fit(img, pts[fit])
         kept = [(float(pts[i, 0]), float(pts[i, 1])) for i in sel]
