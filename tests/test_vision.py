@@ -150,7 +150,7 @@ class _Still:
         rng = np.random.default_rng(seed)
         self.T = Table()
         self.rend = Renderer(self.T, random_camera(rng, self.T, *size), Look.random(rng), seed=seed)
-        self.rot = {b: _rotation(rng) for b in ["cue"] + [str(n) for n in range(1, 16)]}
+        self.rot = {b: _rotation(rng) for b in ["cue", "left", "right"] + [str(n) for n in range(1, 16)]}
 
     def frame(self, pos):
         from synth.render import BallDraw
@@ -222,6 +222,24 @@ def test_detector_on_successive_frames_is_exact_for_what_moved():
         assert sorted(o.ball for o in obs) == sorted(o.ball for o in alone.observe(img))
 
 
+def test_a_lags_two_white_balls_are_both_reported():
+    # A lag: two white balls, each the cue ball to the classifier. Both must come out (the second
+    # as "unknown"); only numbered balls are one of a kind.
+    from vision.calibrate import auto
+    from vision.detect import BallDetector
+
+    still = _Still(34)
+    pos = {"left": (150.0, 320.0), "right": (150.0, 950.0), "9": (1905.0, 635.0)}
+    img = still.frame(pos)
+    obs = BallDetector(auto(img, still.T, head="left" if still.rend.cam.project(np.array([[0.0, 635.0, 0.0]]))[0][0] < 960
+                            else "right"), game="nine-ball").observe(img)
+    assert len(obs) == 3
+    assert sorted(o.ball for o in obs) == ["9", "cue", "unknown"]
+    for b, xy in pos.items():
+        (u, v), r = still.rend.ball_pixel(xy, still.T.R)
+        assert min(np.hypot(o.px[0] - u, o.px[1] - v) for o in obs) < 1.5, b
+
+
 def test_labels_are_one_of_each_number_surest_first():
     from vision.detect import BallDetector
 
@@ -239,3 +257,6 @@ def test_labels_are_one_of_each_number_surest_first():
                       [0.00, 0.00, 0.00, 0.99, 0.00, 0.01],
                       [0.00, 0.88, 0.06, 0.05, 0.00, 0.01]])
     assert BallDetector._assign(probs, names) == ["1", "5", "9"]
+    # Two cue balls (a lag): the second is "unknown", not dropped.
+    probs = np.array([[0.99, 0.0, 0.0, 0.0, 0.0, 0.01], [0.98, 0.0, 0.0, 0.0, 0.0, 0.02]])
+    assert BallDetector._assign(probs, names) == ["cue", "unknown"]

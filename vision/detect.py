@@ -160,8 +160,9 @@ class BallDetector:
         probabilities are then renormalised over the numbers still free (a stripe seen edge-on
         that looks 45 % like the 9 and 51 % like the 1, beside a sure 1, is the 9). A candidate
         whose belief lies almost all (95 %) on numbers already taken is not reported: a second
-        look at a ball, or a look-alike (a pocket's mouth, the cue's ferrule). Below SURE a
-        candidate is "unknown", and keeps its probabilities."""
+        look at a ball, or a look-alike (a pocket's mouth, the cue's ferrule) — unless what it
+        looks like is the cue ball: a lag has two. Below SURE a candidate is "unknown", and keeps
+        its probabilities."""
         n = len(probs)
         out: list[str | None] = ["unknown"] * n
         if n == 0:
@@ -178,7 +179,9 @@ class BallDetector:
             qi = q[i_rel]
             left = qi.sum()
             if left < 0.05 * mass[i]:
-                out[i] = None
+                # Two white balls are a lag (or a ball in hand beside the cue ball): keep the
+                # second as "unknown". Of a number there is only one.
+                out[i] = "unknown" if names[cols[int(np.argmax(P[i]))]] == "cue" else None
                 continue
             j = int(np.argmax(qi))
             if qi[j] / left >= SURE:

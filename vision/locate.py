@@ -296,14 +296,17 @@ class Locator:
         m2 = cv2.split(cv2.multiply(gx, gx) + cv2.multiply(gy, gy))
         top = cv2.max(cv2.max(m2[0], m2[1]), m2[2])  # the channel that changes most
         h, w = top.shape
+        # Every edge above a fixed threshold (a step of ~10 grey levels) votes, weighted up to the
+        # box's upper quartile of edges: a threshold relative to the box would let a box full of
+        # balls drop the faint rims (a purple ball against blue cloth).
+        thr2 = 1600.0
         sub = top[::3, ::3].ravel()
-        thr2 = max(1600.0, float(np.partition(sub, int(0.75 * (len(sub) - 1)))[int(0.75 * (len(sub) - 1))]))
+        q = max(thr2, float(np.partition(sub, int(0.75 * (len(sub) - 1)))[int(0.75 * (len(sub) - 1))]))
         ys, xs = np.nonzero(top > thr2)
         ch = np.argmax(np.stack([m[ys, xs] for m in m2], 1), axis=1)
         g = np.sqrt(top[ys, xs])
         ux, uy = gx[ys, xs, ch] / g, gy[ys, xs, ch] / g
-        thr = np.sqrt(thr2)
-        wt = np.minimum(g / (2 * thr), 1.0)
+        wt = np.minimum(g / (2 * np.sqrt(q)), 1.0)
         acc = np.zeros(h * w, np.float64)
         for sgn in (1.0, -1.0):
             vx = np.rint(xs + sgn * r * ux).astype(int)
