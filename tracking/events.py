@@ -280,6 +280,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
                 events.append({"t": t_on, "type": "strike", "ball": p.name, "t_err": err})
+            elif _partners(p, pos, t_on, onsets, paths, D, dt, window=10.0, slack=45.0):
+                continue  # a ball was near and moving: a contact we cannot time, not a foul
             elif strikes and t_on >= min(v[0] for v in strikes.values()) - dt:
                 # Before the strike a ball still settling belongs to the last shot.
                 events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})

@@ -22,14 +22,15 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from cueref.observation import Observation
-from cueref.table import Table
-from tracking.events import Path, extract
+from cueref.table import POCKETS, Table
+from tracking.events import Path, extract, fit_line
 from tracking.kalman import ROLLING_DECEL
 from tracking.tracker import NAMES, Track, Tracker
 
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
 QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
-ABRUPT_STOP_MM_S = 200.0  # a ball still moving this fast one frame before rest was put down by hand
+ABRUPT_STOP_MM_S = 200.0
+MODEL_ERR_FRAMES = 0.2  # timing error of the line model, added to each event's t_err  # a ball still moving this fast one frame before rest was put down by hand
 
 
 @dataclass
@@ -192,6 +193,22 @@ class ShotReconstructor:
                     if i - 1 > j else 0.0
                 stop = max(stop, t_end + v / ROLLING_DECEL)
         gone = {e["ball"] for e in events if e["type"] in ("pocket", "off_table")}
+        notes = []
+        for tr in tracks:
+            name = names.get(id(tr))
+            if name is None or name in gone or tr.ended_t is None or tr.lifted or tr.ended_t > t_end:
+                continue
+            # Its track was lost while it moved and nothing said where it went: at a pocket it
+            # fell in; elsewhere it is still on the table where it was last seen (and said so).
+            last = np.asarray(tr.xy[-1])
+            pk = min(POCKETS, key=lambda n: math.dist(last, self.table.pocket_centre(n)))
+            if math.dist(last, self.table.pocket_centre(pk)) <= 250.0:
+                events.append({"t": tr.traw[-1] + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
+                               "t_err": max(tr.ended_t - tr.traw[-1], 0.5 / self.fps) + 0.1})
+                gone.add(name)
+            else:
+                notes.append(f"the {name} was lost from sight at {last.round(0).tolist()} mm; assumed to rest there")
+        events.sort(key=lambda e: e["t"])
         before, after, pos_err = {}, {}, {}
         for tr in tracks:
             name = names.get(id(tr))
@@ -201,8 +218,8 @@ class ShotReconstructor:
                 p = tr.anchor_before(t0)
                 before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
                 pos_err[name] = round(self._pos_err(tr), 2)
-            if (tr.ended_t is None or tr.ended_t > t_end) and name not in gone:
-                p = tr.anchor_before(t_end)
+            if name not in gone and (tr.ended_t is None or tr.ended_t > t_end or not tr.lifted):
+                p = tr.anchor_before(t_end) if tr.ended_t is None else np.asarray(tr.xy[-1])
                 after[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
         out_events = []
         for e in events:
@@ -215,7 +232,9 @@ class ShotReconstructor:
             if "until" in e:
                 e["until"] = round(e["until"] - t0, 4)
             if "t_err" in e:
-                e["t_err"] = round(max(e["t_err"], 0.0005), 4)
+                # The fits' own error plus what the straight-line model misses (spin curving the
+                # path, friction, the blur): a fifth of a frame, measured on generated shots.
+                e["t_err"] = round(max(math.hypot(e["t_err"], MODEL_ERR_FRAMES / self.fps), 0.0005), 4)
             if e["type"] == "collision" and any(b not in before for b in e["balls"]):
                 continue
             if lag and e["type"] == "cross" and e["line"] == "head_string":
@@ -224,6 +243,8 @@ class ShotReconstructor:
         out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(2.0 / self.fps, 4)})
         rec = {"kind": "lag" if lag else "shot", "t0": round(t0, 4), "before": before, "after": after,
                "events": out_events, "pos_err": pos_err}
+        if notes:
+            rec["notes"] = notes
         frames = [int(math.floor(t0 * self.fps - 1e-9)), int(math.ceil(stop * self.fps + 1e-9))]
         rec["evidence"] = {"frames": frames} if self.video is None else {"video": self.video, "frames": frames}
         return rec
@@ -289,10 +310,17 @@ class ShotReconstructor:
         a, b = tr.motions[k]
         if b is None or b - a < 2:
             return False
+        # Speed over the last moving samples (a line fit: two samples' noise alone can look fast).
+        lo = max(a, b - 5)
+        f = fit_line(np.asarray(tr.t[lo:b]), np.asarray(tr.xy[lo:b]), np.asarray(tr.s[lo:b]), tr.t[b - 1])
+        if f is None:
+            return False
+        v = float(np.hypot(*f.v))
+        if v <= max(ABRUPT_STOP_MM_S, 4.0 * math.sqrt(f.cov[1, 1])):
+            return False
         p = np.asarray(tr.xy[b - 2:b + 1])
-        tt = np.asarray(tr.t[b - 2:b + 1])
-        v = float(np.hypot(*(p[1] - p[0]))) / max(tt[1] - tt[0], 1e-3)
-        if v <= ABRUPT_STOP_MM_S:
+        # Stopped by a cushion (or in a pocket's jaws): not a hand.
+        if not self.table.on_bed(tuple(p[-1]), slack=-15.0):
             return False
         # Stopped by a ball (a stun shot, the object ball gone on by the time the cue ball rests):
         # not a hand.

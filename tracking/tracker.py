@@ -35,6 +35,7 @@ LIFTED_S = 2.0  # a moving track unseen this long has ended
 REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
 CONFIRM_FRAMES = 6
+TELEPORT_MM_S = 12000.0  # faster than any shot: a ball moved by hand (or a mix-up), not rolled
 RESCUE_P = 0.8  # a label this sure may move a track across the table
 
 
@@ -127,6 +128,11 @@ class Tracker:
             d = np.hypot(P[:, None, 0] - O[None, :, 0], P[:, None, 1] - O[None, :, 1])
             gate = np.array([self._gate(tr, t) for tr in live])
             cost = (d / 30.0) ** 2
+            # A resting ball may leave fast (the break: 170 mm in a frame): beyond 45 mm its
+            # cost grows slowly, so the first sample of a start is not handed to a new track.
+            resting = np.array([not tr.moving for tr in live])
+            far = resting[:, None] & (d > 45.0)
+            cost[far] = 2.25 + (d[far] - 45.0) / 25.0
             cost += self._identity_cost(live, obs)
             cost[d > gate[:, None]] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
@@ -211,6 +217,8 @@ class Tracker:
         tr.last_frame, tr.last_t = frame, t
         if not tr.confirmed and tr.hits >= CONFIRM_HITS:
             tr.confirmed = True
+            if self._adopt(tr, t):
+                return
         self._vote(tr, o)
         if tr.moving:
             tr.filt.update(xy, sigma)
@@ -307,6 +315,51 @@ class Tracker:
         self._vote(tr, o)
         self.tracks.append(tr)
 
+    def _adopt(self, new: Track, t: float) -> bool:
+        """A new track that is a known ball lost a moment ago (its first sighting was labelled
+        "unknown", so identity could not claim it) continues the old track."""
+        name, share = new.label()
+        if name is None or share < 0.6:
+            return False
+        p = np.asarray(new.xy[0])
+        best = None
+        for old in self.tracks:
+            if old is new or not old.confirmed or old.last_frame >= new.frame[0]:
+                continue
+            if old.alive and not old.moving:
+                continue  # a resting ball is where it rests
+            if not old.alive and (old.lifted or t - old.ended_t > 3.0):
+                continue
+            oname, oshare = old.label()
+            if oname != name or oshare < 0.6:
+                continue
+            if float(np.hypot(*(p - np.asarray(old.xy[-1])))) > GATE_MM + 5000.0 * (new.traw[0] - old.last_t):
+                continue
+            if best is None or old.last_t > best.last_t:
+                best = old
+        if best is None:
+            return False
+        for k in range(len(new.t)):
+            best.t.append(new.traw[k] - self.lag)
+            best.traw.append(new.traw[k])
+            best.frame.append(new.frame[k])
+            best.xy.append(new.xy[k])
+            best.s.append(new.s[k])
+        best.votes += new.votes
+        best.n_votes += new.n_votes
+        best.hits += new.hits
+        best.last_frame, best.last_t = new.last_frame, new.last_t
+        best.ended_t = None
+        if not best.moving:
+            best.motions.append([len(best.t) - len(new.t), None])
+            best.rests.append(best.anchor.copy())
+            best.jumped.append(False)
+        best.moving = True
+        v = (new.xy[-1] - new.xy[0]) / max(new.traw[-1] - new.traw[0], 1.0 / self.fps)
+        best.filt = BallFilter(new.xy[-1], new.s[-1], self.table, velocity=v, velocity_sigma=800.0)
+        new.hits, new.ended_t = -1, t
+        return True
+
     def _rescue(self, o: Observation, unmatched: list[Track]) -> Track | None:
         if o.ball not in _INDEX or o.probs.get(o.ball, 0.0) < RESCUE_P:
             return None
@@ -327,6 +380,8 @@ class Tracker:
         """Attach an observation far from where the track expected it."""
         xy = np.asarray(o.mm, float)
         was_lifted = not tr.alive and tr.lifted
+        gap = t - tr.last_t
+        v = (xy - tr.position()) / max(gap, 1.0 / self.fps)
         tr.ended_t, tr.lifted = None, False
         if float(np.hypot(*(xy - tr.position()))) <= max(5.0, 4.0 * o.sigma_mm) and not tr.moving:
             self._assign(tr, o, frame, t)  # back where it rested
@@ -336,7 +391,9 @@ class Tracker:
             tr.motions.append([len(tr.t), None])
             tr.rests.append(tr.anchor.copy())
             tr.moving = True
-            tr.jumped.append(True)
+            # Unseen for a few frames before: it was moved where the camera could not see
+            # (a hand, or under the cue); one missed frame is just a fast start.
+            tr.jumped.append(gap > 2.5 / self.fps or float(np.hypot(*v)) > TELEPORT_MM_S)
         tr.t.append(t - self.lag)
         tr.traw.append(t)
         tr.frame.append(frame)
@@ -345,6 +402,7 @@ class Tracker:
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
         self._vote(tr, o)
-        tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity_sigma=1500.0)
+        tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity=v if gap < 0.1 else (0.0, 0.0),
+                             velocity_sigma=1500.0)
         tr._pending = 0
         del was_lifted
