@@ -280,8 +280,10 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
                 events.append({"t": t_on, "type": "strike", "ball": p.name, "t_err": err})
-            elif _partners(p, pos, t_on, onsets, paths, D, dt, window=10.0, slack=45.0):
+            elif _partners(p, pos, t_on, onsets, paths, D, dt, window=10.0, slack=45.0, recent=True):
                 continue  # a ball was near and moving: a contact we cannot time, not a foul
+            elif k > 0 and _creeps_on(p, k, t_on, dt):
+                continue  # it had only slowed below the rest test: the same roll going on
             elif strikes and t_on >= min(v[0] for v in strikes.values()) - dt:
                 # Before the strike a ball still settling belongs to the last shot.
                 events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})
@@ -536,8 +538,19 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
     return None
 
 
+def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:
+    """A restart soon after the ball's last motion ended, slowly: the end of a roll the rest test
+    cut short, not a ball set moving."""
+    a_prev, b_prev = p.motions[k - 1]
+    if b_prev is None or t_on - p.t[b_prev] > 1.5:
+        return False
+    a = p.motions[k][0]
+    post = fit_line(p.t[a:a + 5], p.xy[a:a + 5], p.s[a:a + 5], t_on)
+    return post is not None and float(np.hypot(*post.v)) < 300.0
+
+
 def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
-              slack: float, causes: bool = False) -> list:
+              slack: float, causes: bool = False, recent: bool = False) -> list:
     """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
     moving then, or starting with it (a frozen neighbour). With `causes`, balls already moving
     (or started clearly earlier) come first: a frozen neighbour starting at the same instant was
@@ -555,6 +568,9 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
             continue
         q_on = [o for o in onsets if o[2] is q and abs(o[0] - t_on) <= window * dt]
         before = q.motion_at(t_on - 0.3 * dt) is not None and not [o for o in q_on if o[0] > t_on - 0.3 * dt]
+        if recent and not before:
+            # Moving at some time in the window before (a slow start is timed late).
+            before = any(q.motion_at(x) is not None for x in np.linspace(t_on - window * dt, t_on, 6))
         if before:
             moving.append((abs(dist - D), q, q_on))
         elif q_on:

@@ -227,9 +227,9 @@ class Tracker:
             dev = float(np.hypot(*(xy - tr.anchor)))
             if dev > max(5.0, 4.0 * sigma):
                 tr._pending += 1
-                # Two in a row, or one too far to be noise (a ball hit into a pocket may be seen
-                # moving only once).
-                if tr._pending >= 2 or dev > max(15.0, 5.0 * sigma):
+                # Two in a row: one far sample may be another ball's or a spurious detection
+                # (a ball hit into a pocket and seen moving once is found when it vanishes).
+                if tr._pending >= 2:
                     self._start(tr, tr._pending)
             else:
                 tr._pending = 0
