@@ -5,6 +5,7 @@ can be saved once and tracked many times.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from cueref.records import RecordError
@@ -33,9 +34,14 @@ class Observation:
         try:
             probs = {str(k): float(v) for k, v in (d.get("probs") or {}).items()}
             px = d.get("px") or [float("nan"), float("nan")]
-            return cls(frame=int(d["frame"]), t=float(d["t"]), ball=str(d.get("ball", "unknown")), probs=probs,
-                       px=(float(px[0]), float(px[1])), mm=(float(d["mm"][0]), float(d["mm"][1])),
-                       sigma_mm=float(d.get("sigma_mm", 1.0)))
+            o = cls(frame=int(d["frame"]), t=float(d["t"]), ball=str(d.get("ball", "unknown")), probs=probs,
+                    px=(float(px[0]), float(px[1])), mm=(float(d["mm"][0]), float(d["mm"][1])),
+                    sigma_mm=float(d.get("sigma_mm", 1.0)))
+            bad = [k for k, v in (("t", o.t), ("mm", o.mm[0]), ("mm", o.mm[1]), ("sigma_mm", o.sigma_mm))
+                   if not math.isfinite(v)]
+            if bad or o.sigma_mm <= 0:
+                raise ValueError(f"{bad[0] if bad else 'sigma_mm'} must be a finite (positive) number")
+            return o
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RecordError(where, f"an observation needs frame, t, mm [x, y] (and may have ball, probs, "
                                      f"px, sigma_mm): {e!r}") from None

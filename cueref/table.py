@@ -80,6 +80,11 @@ class Table:
             "foot-left": (L, 0.0), "foot-right": (L, W),
         }[name]
 
+    def nearest_pocket(self, p: Point, within_mm: float) -> str | None:
+        """The pocket whose mouth is nearest p, if within `within_mm` of it."""
+        name = min(POCKETS, key=lambda n: distance(p, self.pocket_centre(n)))
+        return name if distance(p, self.pocket_centre(name)) <= within_mm else None
+
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
         """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
         r = self.R - slack

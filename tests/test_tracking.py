@@ -67,6 +67,28 @@ def test_a_resting_ball_hidden_for_seconds_is_kept():
     assert len(nine) == 1 and nine[0].alive and not nine[0].motions
 
 
+def test_frames_out_of_order_and_unreadable_numbers_are_refused_or_dropped():
+    tr = Tracker(T, FPS)
+    tr.update(0, 0.0, [_obs(0, "cue", (500.0, 500.0))])
+    with pytest.raises(ValueError, match="time order"):
+        tr.update(1, 0.0, [])
+    bad = _obs(2, "3", (float("nan"), 500.0))
+    tr.update(2, 2 / FPS, [bad, _obs(2, "cue", (500.0, 500.0))])  # the NaN one is dropped, not a crash
+    assert all(math.isfinite(v) for t_ in tr.tracks for xy in t_.xy for v in xy)
+    with pytest.raises(Exception, match="finite"):
+        Observation.from_dict({"frame": 3, "t": 0.05, "mm": [float("nan"), 1.0]})
+
+
+def test_no_observations_no_records():
+    from tracking.shots import ShotReconstructor, reconstruct
+
+    assert list(reconstruct(iter([]), T, FPS)) == []
+    rec = ShotReconstructor(T, FPS)
+    for k in range(120):  # two seconds of balls at rest: nothing happens
+        assert rec.push(k, k / FPS, [_obs(k, "cue", (500.0, 500.0)), _obs(k, "9", (1900.0, 700.0))]) == []
+    assert rec.finish(2.0) == [] and not rec.records
+
+
 def test_a_bend_is_timed_where_the_lines_meet():
     # A ball at 1 m/s turns 90 degrees at t = 0.1234 s (between frames); samples every frame.
     t = np.arange(0, 0.3, 1 / FPS)
@@ -183,6 +205,11 @@ def test_near_simultaneous_first_contacts_give_the_shooter_the_doubt():
     a, b = cue_hits[0], cue_hits[1]
     assert {x for e in (a, b) for x in e["balls"]} - {"cue"} == {"3", "5"}
     assert abs(a["t"] - b["t"]) <= a["t_err"] + b["t_err"]
+    true_t = next(e["t"] for e in [x for x in tl.entries if x["kind"] == "shot"][-1]["events"]
+                  if e["type"] == "collision") + [x for x in tl.entries if x["kind"] == "shot"][-1]["t0"]
+    for e in (a, b):
+        assert e["t_err"] < 1.0 / FPS  # under a frame
+        assert abs(shot["t0"] + e["t"] - true_t) <= e["t_err"] + 0.002  # and it covers the truth
     hdr = parse_header(tl.header)
     ruling, _ = step(new_game(hdr), parse_entry(_with_declared(shot, [e for e in tl.entries if e["kind"] == "shot"][-1]), hdr))
     assert ruling.legal
@@ -208,6 +235,19 @@ def test_occlusion_at_the_moment_of_contact_keeps_the_first_contact():
     assert first_contact(rec.records[-1]) == first_contact(true_shot)
 
 
+def test_a_ball_hidden_by_a_player_through_the_shot_stays_on_the_table():
+    stage = next(s for s in stages(T) if s.name == "no-rail")
+    tl = play_staged(stage, 4, T)
+    shot_t0 = [e for e in tl.entries if e["kind"] == "shot"][-1]["t0"]
+    # The 9 is out of sight from 3 s before the strike to the end of the clip.
+    rec = _reconstruct(tl, 4, DetectorModel.perfect(),
+                       drop=lambda t, o: o.extra.get("truth") == "9" and t > shot_t0 - 3.0)
+    shot = rec.records[-1]
+    assert "9" in shot["before"] and "9" in shot["after"]
+    truth_before = [e for e in tl.entries if e["kind"] == "shot"][-1]["before"]["9"]
+    assert math.dist(shot["before"]["9"], truth_before) < 2.0
+
+
 def test_a_ball_placed_by_hand_is_not_a_shot_and_its_place_is_recorded():
     stage = next(s for s in stages(T) if s.name == "kitchen-placement")
     tl = play_staged(stage, 5, T)
@@ -218,7 +258,8 @@ def test_a_ball_placed_by_hand_is_not_a_shot_and_its_place_is_recorded():
     assert math.dist(rec.records[0]["before"]["cue"], placed) < 3.0  # where the hand put it
 
 
-@pytest.mark.parametrize("game,seed", [("nine-ball", 7010), ("eight-ball", 7011), ("rotation-61", 7012)])
+# Seeds below the benchmark's held-out range (7000 on).
+@pytest.mark.parametrize("game,seed", [("nine-ball", 6010), ("eight-ball", 6011), ("rotation-61", 6012)])
 def test_a_played_game_is_reconstructed_event_by_event(game, seed):
     tl = play(game, 5, seed, lag=game == "nine-ball")
     rec = _reconstruct(tl, seed)
@@ -237,10 +278,13 @@ def test_a_played_game_is_reconstructed_event_by_event(game, seed):
         for e in extra:
             wrong[e["type"]] = wrong.get(e["type"], 0) + 1
     assert np.mean(late) <= 0.1  # timed within a frame, nine in ten
-    # Reduced floors for a test (the benchmark measures the real ones on many games).
+    # Reduced floors for a test: a regression to a broken detector fails them; the benchmark
+    # measures the real rates on many games (README: collisions ~85 % recall outside breaks,
+    # the misses being slow late kisses and cluster contacts).
     for kind in ("collision", "cushion", "pocket"):
         n = found.get(kind, 0) + lost.get(kind, 0)
-        assert found.get(kind, 0) >= 0.8 * n, (kind, found, lost)
+        assert n > 0 or kind == "pocket", kind
+        assert found.get(kind, 0) >= 0.7 * n, (kind, found, lost)
         assert wrong.get(kind, 0) <= 0.15 * max(n, 1), (kind, wrong)
 
 

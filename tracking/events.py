@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cueref.table import POCKETS, Table
+from cueref.table import Table
 
 
 # A sample's exposure (its blur streak) ends at its frame time and its time stamp is the
@@ -216,7 +216,7 @@ def _velocity_change(path: Path, t: float, fps: float) -> float:
 def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ...] = ("cue",),
             ) -> tuple[float | None, list[dict]]:
     """Events with absolute media times: (strike time or None, events)."""
-    D, R = table.ball_diameter_mm, table.R
+    D = table.ball_diameter_mm
     dt = 1.0 / fps
     by = {p.name: p for p in paths}
     events: list[dict] = []
@@ -244,7 +244,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     for t_on, err, p, k in onsets:
         if p.name in strikers and p.name not in first_contacts and k == 0:
             pos = p.rest if p.rest is not None else p.at(t_on)
-            if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True):
+            if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True):
                 first_contacts[p.name] = (t_on, _first_contact(p, t_on, paths, D, fps))
     fc_times = [fc[1] for _, fc in first_contacts.values() if fc is not None]
     if fc_times:
@@ -271,8 +271,9 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     for t_on, err, p, k in onsets:
         pos = p.rest if (k == 0 and p.rest is not None) else p.at(t_on)
-        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True)
-        if not partners:
+        first = p.name in strikers and p.name not in strikes and k == 0
+        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first)
+        if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
             partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=6.0, slack=10.0)
@@ -345,8 +346,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             continue  # only hidden (a player, the cue): it is still there
         for q, _ in partners:
             add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
-        pk = min(POCKETS, key=lambda n: math.dist(p.xy[-1], table.pocket_centre(n)))
-        if math.dist(p.xy[-1], table.pocket_centre(pk)) <= 130.0:
+        pk = table.nearest_pocket(tuple(p.xy[-1]), 130.0)
+        if pk is not None:
             events.append({"t": t_v, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
 
     # --- moving balls meeting: both bend where they come within a diameter ----------------------
@@ -361,8 +362,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if p.ended and len(p.t):
             last = p.xy[-1]
             t_end = float(p.traw[-1]) + 0.5 * dt
-            pk = min(POCKETS, key=lambda n: math.dist(last, table.pocket_centre(n)))
-            if math.dist(last, table.pocket_centre(pk)) <= 130.0:
+            pk = table.nearest_pocket(tuple(last), 130.0)
+            if pk is not None:
                 events.append({"t": t_end, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
             elif not table.on_bed(tuple(last), slack=15.0):
                 events.append({"t": t_end, "type": "off_table", "ball": p.name, "t_err": 0.5 * dt})
@@ -378,8 +379,9 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             if not sel.any():
                 continue
             d = np.hypot(*(cue.xy[sel] - q.rest).T)
+            gone_at = float(q.traw[-1]) + dt if (q.vanished or q.ended) and len(q.traw) else math.inf
             still = np.array([not q.moving_at(float(x), dt) and (q.motions == [] or x < q.t[q.motions[0][0]] + dt)
-                              for x in cue.t[sel]])
+                              and x < gone_at for x in cue.t[sel]])
             over = (d < D - max(10.0, 4.0 * float(np.median(cue.s[sel])))) & still
             if over.any():
                 ts = cue.t[sel][over]
@@ -550,7 +552,7 @@ def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:
 
 
 def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
-              slack: float, causes: bool = False, recent: bool = False) -> list:
+              slack: float, causes: bool = False, recent: bool = False, striker: bool = False) -> list:
     """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
     moving then, or starting with it (a frozen neighbour). With `causes`, balls already moving
     (or started clearly earlier) come first: a frozen neighbour starting at the same instant was
@@ -575,7 +577,10 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
             moving.append((abs(dist - D), q, q_on))
         elif q_on:
             starting.append((abs(dist - D), q, q_on))
-    group = (moving or starting) if causes else moving + starting
+    if striker:
+        group = moving  # a cue ball frozen to a ball starts them both: its own start is the strike
+    else:
+        group = (moving or starting) if causes else moving + starting
     group.sort(key=lambda x: x[0])
     return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
 

@@ -16,13 +16,13 @@ its frames as evidence.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from cueref.observation import Observation
-from cueref.table import POCKETS, Table
+from cueref.table import Table
 from tracking.events import Path, extract, fit_line
 from tracking.kalman import ROLLING_DECEL
 from tracking.tracker import NAMES, Track, Tracker
@@ -39,7 +39,6 @@ class Episode:
     start_frame: int
     tracks_at_start: list[Track]
     shots_before: int  # shot records before this episode (lags not counted: a lag may be replayed)
-    notes: list[str] = field(default_factory=list)
 
 
 class ShotReconstructor:
@@ -53,7 +52,6 @@ class ShotReconstructor:
         self.quiet_since: float | None = None
         self.records: list[dict] = []
         self.skipped: list[dict] = []  # episodes that were not shots, with why
-        self.names: dict[int, str] = {}
 
     # --- stream -------------------------------------------------------------------------------
     def push(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
@@ -69,14 +67,13 @@ class ShotReconstructor:
                 # Struck again before everything had stopped (WPA 3.9): the shot so far ends
                 # here and a new one begins with this strike.
                 ep = self.episode
-                self.episode = Episode(split, frame, [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive],
-                                       self._shots() + 1)
                 self.quiet_since = None
                 rec = self._close(ep, split - 1e-3)
                 if rec is not None:
                     self.records.append(rec)
-                    return [rec]
-                return []
+                self.episode = Episode(split, frame, [tr for tr in self.tracker.tracks if tr.confirmed and tr.alive],
+                                       self._shots())
+                return [rec] if rec is not None else []
         if active:
             if self.episode is None:
                 start = min(tr.traw[tr.motions[-1][0]] for tr in active)
@@ -139,8 +136,10 @@ class ShotReconstructor:
     # --- one episode ----------------------------------------------------------------------------
     def _close(self, ep: Episode, t_end: float) -> dict | None:
         w0 = ep.start_t - 0.5
-        tracks = [tr for tr in self.tracker.tracks if tr.confirmed and tr.hits >= 0 and
-                  (tr.alive or (tr.ended_t is not None and tr.ended_t >= w0)) and
+        # The balls of this shot: live tracks, tracks that ended in it, and balls at rest that
+        # have been out of sight a while (a player over them) unless found pocketed.
+        tracks = [tr for tr in self.tracker.tracks if tr.confirmed and tr.hits >= 0 and not tr.gone and
+                  (tr.alive or tr.lifted or (tr.ended_t is not None and tr.ended_t >= w0)) and
                   tr.born_t <= ep.start_t + BORN_SLACK_S]
         moved = [tr for tr in tracks if any(tr.traw[m[0]] >= w0 for m in tr.motions) or
                  (tr.born_t >= ep.start_t - 0.05 and len(tr.motions))]
@@ -155,6 +154,7 @@ class ShotReconstructor:
                      for tr in on_bed_before}
             if len(set(names.values())) != 2:
                 lag = False
+        if lag:
             # Both struck, not set down by hand (a re-lag's balls are placed again).
             for tr in on_bed_before:
                 ks = [k for k, (a, _) in enumerate(tr.motions) if tr.traw[a] >= w0]
@@ -162,7 +162,7 @@ class ShotReconstructor:
                     self.skipped.append({"t": ep.start_t, "why": "the lag balls were placed by hand: not a lag"})
                     return None
         if not lag:
-            names = self._assign_names(tracks)
+            names = self._assign_names(tracks, t_end)
         if not lag:
             why = self._not_a_shot(moved, names, ep, w0, tracks)
             if why:
@@ -201,8 +201,8 @@ class ShotReconstructor:
             # Its track was lost while it moved and nothing said where it went: at a pocket it
             # fell in; elsewhere it is still on the table where it was last seen (and said so).
             last = np.asarray(tr.xy[-1])
-            pk = min(POCKETS, key=lambda n: math.dist(last, self.table.pocket_centre(n)))
-            if math.dist(last, self.table.pocket_centre(pk)) <= 250.0:
+            pk = self.table.nearest_pocket(tuple(last), 250.0)
+            if pk is not None:
                 events.append({"t": tr.traw[-1] + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
                                "t_err": max(tr.ended_t - tr.traw[-1], 0.5 / self.fps) + 0.1})
                 gone.add(name)
@@ -214,12 +214,13 @@ class ShotReconstructor:
             name = names.get(id(tr))
             if name is None:
                 continue
-            if tr.traw[0] <= t0 + 0.02 and (tr.ended_t is None or tr.ended_t >= t0):
+            if tr.traw[0] <= t0 + 0.02 and (tr.ended_t is None or tr.ended_t >= t0 or tr.lifted):
                 p = tr.anchor_before(t0)
                 before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
                 pos_err[name] = round(self._pos_err(tr), 2)
-            if name not in gone and (tr.ended_t is None or tr.ended_t > t_end or not tr.lifted):
-                p = tr.anchor_before(t_end) if tr.ended_t is None else np.asarray(tr.xy[-1])
+            if name in before and name not in gone and (tr.ended_t is None or tr.ended_t > t_end or tr.lifted
+                                                          or tr.moving):
+                p = tr.anchor_before(t_end) if (tr.ended_t is None or tr.lifted) else np.asarray(tr.xy[-1])
                 after[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
         out_events = []
         for e in events:
@@ -234,9 +235,12 @@ class ShotReconstructor:
             if "t_err" in e:
                 # The fits' own error plus what the straight-line model misses (spin curving the
                 # path, friction, the blur): a fifth of a frame, measured on generated shots.
-                e["t_err"] = round(max(math.hypot(e["t_err"], MODEL_ERR_FRAMES / self.fps), 0.0005), 4)
-            if e["type"] == "collision" and any(b not in before for b in e["balls"]):
-                continue
+                # Reported as a 95 % half-width (two sigmas): the adjudicator calls two contacts
+                # simultaneous when they are closer than the sum of theirs (WPA 3.2).
+                sigma = math.hypot(e["t_err"], MODEL_ERR_FRAMES / self.fps)
+                e["t_err"] = round(max(2.0 * sigma, 0.001), 4)
+            if any(b not in before for b in (e.get("balls") or [e["ball"]] if "ball" in e or "balls" in e else [])):
+                continue  # a track that is not one of the balls at the strike
             if lag and e["type"] == "cross" and e["line"] == "head_string":
                 continue  # a lag is judged by the long string (WPA 1.2); the head string is its start
             out_events.append(e)
@@ -245,16 +249,22 @@ class ShotReconstructor:
                "events": out_events, "pos_err": pos_err}
         if notes:
             rec["notes"] = notes
+        for tr in tracks:
+            if names.get(id(tr)) in gone:
+                tr.gone = True  # not on the table for the shots that follow
         frames = [int(math.floor(t0 * self.fps - 1e-9)), int(math.ceil(stop * self.fps + 1e-9))]
         rec["evidence"] = {"frames": frames} if self.video is None else {"video": self.video, "frames": frames}
         return rec
 
-    def _assign_names(self, tracks: list[Track]) -> dict[int, str]:
-        """Each ball name to at most one track, by the classifier's votes over the whole track."""
+    def _assign_names(self, tracks: list[Track], t: float) -> dict[int, str]:
+        """Each ball name to at most one track, by the classifier's votes over the whole track;
+        between equals, the one seen last (the lag balls taken away lose the name 'cue' to the
+        cue ball)."""
         if not tracks:
             return {}
         share = np.array([tr.votes / max(tr.n_votes, 1) for tr in tracks])
-        cost = -np.log(share + 1e-3)
+        unseen = np.array([min(max(t - tr.last_t, 0.0), 30.0) for tr in tracks])
+        cost = -np.log(share * np.exp(-unseen / 5.0)[:, None] + 1e-3)
         rows, cols = linear_sum_assignment(cost)
         names = {}
         for r, c in zip(rows, cols):
@@ -263,8 +273,8 @@ class ShotReconstructor:
         return names
 
     def _path(self, tr: Track, name: str, w0: float, w1: float) -> Path:
-        t, traw, fr, xy, s = (np.asarray(tr.t), np.asarray(tr.traw), tr.frame, np.asarray(tr.xy).reshape(-1, 2),
-                              np.asarray(tr.s))
+        t, traw, xy, s = (np.asarray(tr.t), np.asarray(tr.traw), np.asarray(tr.xy).reshape(-1, 2),
+                          np.asarray(tr.s))
         sel = np.flatnonzero((traw >= w0) & (traw <= w1 + 1e-9))
         if len(sel) == 0:
             return Path(name, np.zeros(0), np.zeros(0), np.zeros((0, 2)), np.zeros(0), tr.anchor.copy(), [],
@@ -272,7 +282,7 @@ class ShotReconstructor:
         i0, i1 = int(sel[0]), int(sel[-1])
         motions, rest = [], None
         for k, (a, b) in enumerate(tr.motions):
-            if (b is not None and b < i0) or a > i1:
+            if (b is not None and b <= i0) or a > i1:
                 continue
             if b is not None and b > i1:
                 b = None

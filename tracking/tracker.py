@@ -31,7 +31,7 @@ START_GATE_MM = 200.0
 COAST_S = 0.5
 UNMATCHED_COST = 10.0  # per side; a pair costs (distance / 30 mm)² plus the identity term
 MISMATCH_COST = 12.0  # an observation labelled as another ball than the track's
-LIFTED_S = 2.0  # a moving track unseen this long has ended
+LIFTED_S = 2.0  # a resting track unseen this long is marked lifted (kept for its name, revived on sight)
 REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
 CONFIRM_FRAMES = 6
@@ -54,7 +54,8 @@ class Track:
     last_t: float = 0.0
     moving: bool = False
     ended_t: float | None = None  # a moving track that vanished
-    lifted: bool = False  # ended at rest: unseen for LIFTED_S
+    lifted: bool = False  # unseen at rest for LIFTED_S: a hidden ball, or one taken off the table
+    gone: bool = False  # the shot reconstruction found it pocketed or off the table
     jumped: list = field(default_factory=list)  # per motion: it began unseen (a hand, or hidden)
     anchor_n: int = 1
     # Raw history: corrected time, frame, centre, sigma.
@@ -93,10 +94,6 @@ class Track:
             return np.asarray(self.xy[i])
         return self.anchor
 
-    def arrays(self):
-        return (np.asarray(self.t, float), np.asarray(self.frame, int), np.asarray(self.xy, float).reshape(-1, 2),
-                np.asarray(self.s, float))
-
 
 class Tracker:
     """Feed `update(frame, t, observations)` in frame order; read `tracks`."""
@@ -113,6 +110,11 @@ class Tracker:
 
     # --- per frame ---------------------------------------------------------------------------
     def update(self, frame: int, t: float, observations: list[Observation]) -> None:
+        if not math.isfinite(t) or (self.last_t is not None and t <= self.last_t):
+            raise ValueError(f"frame {frame}: media time {t} does not come after {self.last_t} "
+                             "(frames must be fed in time order)")
+        observations = [o for o in observations
+                        if math.isfinite(o.mm[0]) and math.isfinite(o.mm[1]) and math.isfinite(o.sigma_mm)]
         dt = 0.0 if self.last_t is None else t - self.last_t
         self.last_t = t
         live = [tr for tr in self.tracks if tr.alive]
@@ -215,11 +217,11 @@ class Tracker:
         tr.s.append(sigma)
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
+        self._vote(tr, o)
         if not tr.confirmed and tr.hits >= CONFIRM_HITS:
             tr.confirmed = True
             if self._adopt(tr, t):
                 return
-        self._vote(tr, o)
         if tr.moving:
             tr.filt.update(xy, sigma)
             self._maybe_stop(tr)
@@ -268,7 +270,8 @@ class Tracker:
             tr.filt.predict(tr.t[-1] - tr.t[i0])
             tr.filt.update(tr.xy[-1], tr.s[-1])
         else:
-            v = (tr.xy[-1] - tr.anchor) * self.fps
+            v = (tr.xy[-1] - tr.anchor) / max(tr.traw[-1] - tr.traw[-2], 1.0 / self.fps) if len(tr.traw) > 1 \
+                else np.zeros(2)
             tr.filt = BallFilter(tr.xy[-1], tr.s[-1], self.table, velocity=v, velocity_sigma=1500.0)
         tr.moving = True
         tr._pending = 0
@@ -324,7 +327,7 @@ class Tracker:
         p = np.asarray(new.xy[0])
         best = None
         for old in self.tracks:
-            if old is new or not old.confirmed or old.last_frame >= new.frame[0]:
+            if old is new or not old.confirmed or old.gone or old.last_frame >= new.frame[0]:
                 continue
             if old.alive and not old.moving:
                 continue  # a resting ball is where it rests
@@ -350,10 +353,6 @@ class Tracker:
         best.hits += new.hits
         best.last_frame, best.last_t = new.last_frame, new.last_t
         best.ended_t = None
-        if not best.moving:
-            best.motions.append([len(best.t) - len(new.t), None])
-            best.rests.append(best.anchor.copy())
-            best.jumped.append(False)
         best.moving = True
         v = (new.xy[-1] - new.xy[0]) / max(new.traw[-1] - new.traw[0], 1.0 / self.fps)
         best.filt = BallFilter(new.xy[-1], new.s[-1], self.table, velocity=v, velocity_sigma=800.0)
@@ -368,8 +367,8 @@ class Tracker:
             name, share = tr.label()
             if name != o.ball or share < 0.6:
                 continue
-            if not tr.alive and not tr.lifted and (self.last_t - tr.ended_t) > 3.0:
-                continue  # ended long ago (pocketed): a ball of that name now is another story
+            if tr.gone or (not tr.alive and not tr.lifted and (self.last_t - tr.ended_t) > 3.0):
+                continue  # pocketed, or ended long ago: a ball of that name now is another story
             cands.append(tr)
         if not cands:
             return None
@@ -379,7 +378,6 @@ class Tracker:
     def _continue(self, tr: Track, o: Observation, frame: int, t: float) -> None:
         """Attach an observation far from where the track expected it."""
         xy = np.asarray(o.mm, float)
-        was_lifted = not tr.alive and tr.lifted
         gap = t - tr.last_t
         v = (xy - tr.position()) / max(gap, 1.0 / self.fps)
         tr.ended_t, tr.lifted = None, False
@@ -405,4 +403,3 @@ class Tracker:
         tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity=v if gap < 0.1 else (0.0, 0.0),
                              velocity_sigma=1500.0)
         tr._pending = 0
-        del was_lifted
