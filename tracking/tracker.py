@@ -36,7 +36,7 @@ REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
 CONFIRM_FRAMES = 6
 TELEPORT_MM_S = 12000.0  # faster than any shot: a ball moved by hand (or a mix-up), not rolled
-RESCUE_P = 0.8  # a label this sure may move a track across the table
+RESCUE_P = 0.95  # a label this sure may move a track across the table
 
 
 @dataclass
@@ -200,10 +200,12 @@ class Tracker:
         for j, o in enumerate(obs):
             if o.ball not in _INDEX:
                 continue
+            # A blurred ball's label is a weak claim: scale the identity terms by how sure it is.
+            sure = min(max((o.probs.get(o.ball, 0.0) - 0.5) / 0.5, 0.0), 1.0)
             for i, name in enumerate(names):
                 if name is None:
                     continue
-                cost[i, j] = -1.0 if name == o.ball else MISMATCH_COST
+                cost[i, j] = -sure if name == o.ball else MISMATCH_COST * sure
         return cost
 
     def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
@@ -329,8 +331,8 @@ class Tracker:
         for old in self.tracks:
             if old is new or not old.confirmed or old.gone or old.last_frame >= new.frame[0]:
                 continue
-            if old.alive and not old.moving:
-                continue  # a resting ball is where it rests
+            if old.alive and not old.moving and new.traw[0] - old.last_t < 2.5 / self.fps:
+                continue  # a resting ball in sight is where it rests
             if not old.alive and (old.lifted or t - old.ended_t > 3.0):
                 continue
             oname, oshare = old.label()
@@ -353,6 +355,11 @@ class Tracker:
         best.hits += new.hits
         best.last_frame, best.last_t = new.last_frame, new.last_t
         best.ended_t = None
+        if not best.moving:
+            # It left its rest position out of sight (under the cue, a hand, a player).
+            best.motions.append([len(best.t) - len(new.t), None])
+            best.rests.append(best.anchor.copy())
+            best.jumped.append(new.traw[0] - best.traw[-len(new.t) - 1] > 2.5 / self.fps)
         best.moving = True
         v = (new.xy[-1] - new.xy[0]) / max(new.traw[-1] - new.traw[0], 1.0 / self.fps)
         best.filt = BallFilter(new.xy[-1], new.s[-1], self.table, velocity=v, velocity_sigma=800.0)
