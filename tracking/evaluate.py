@@ -140,7 +140,7 @@ class Tally:
     fn: dict = field(default_factory=lambda: defaultdict(int))
     fp: dict = field(default_factory=lambda: defaultdict(int))
     timing: dict = field(default_factory=lambda: defaultdict(list))  # type → |Δt|
-    within_err: dict = field(default_factory=lambda: defaultdict(int))  # |Δt| <= 2 t_err
+    within_err: dict = field(default_factory=lambda: defaultdict(int))  # |Δt| <= t_err
     first_contact_right: int = 0
     first_contact_total: int = 0
     pockets_right: int = 0
@@ -187,7 +187,7 @@ class Tally:
                 self.tp[a["type"]] += 1
                 dt = abs(a["t"] - b["t"])
                 self.timing[a["type"]].append(dt)
-                if dt <= 2 * max(b.get("t_err", 0.0), 1e-9) + 1e-9:
+                if dt <= b.get("t_err", 0.0) + 1e-9:  # t_err is a 95 % half-width
                     self.within_err[a["type"]] += 1
             for e in missed:
                 self.fn[e["type"]] += 1
@@ -265,7 +265,7 @@ class Tally:
             j = int(np.argmin(np.where([k in used_q for k in range(len(tracks))], np.inf, d[i])))
             if j not in used_q and d[i, j] <= radius:
                 used_q.add(j)
-                self.id_switches += 1  # a track is there, under another name
+                self.id_switches += 1  # a track is there, under another name (counted per frame)
             else:
                 self.misses += 1
         self.false_pos += len(tracks) - len(used_q)
@@ -282,7 +282,7 @@ class Tally:
                      "median_ms": float(np.median(errs) * 1000) if len(errs) else None,
                      "p95_ms": float(np.percentile(errs, 95) * 1000) if len(errs) else None,
                      "within_frame": float(np.mean(errs <= 1.0 / self.fps + 1e-9)) if len(errs) else None,
-                     "within_2err": self.within_err[t] / tp if tp else None}
+                     "within_t_err": self.within_err[t] / tp if tp else None}
         gt = max(self.gt, 1)
         return {
             "records": {"truth": self.records_truth, "found": self.records_found, "extra": self.records_extra},

@@ -386,7 +386,7 @@ class Tracker:
         """Attach an observation far from where the track expected it."""
         xy = np.asarray(o.mm, float)
         gap = t - tr.last_t
-        v = (xy - tr.position()) / max(gap, 1.0 / self.fps)
+        v = (xy - np.asarray(tr.xy[-1])) / max(gap, 1.0 / self.fps)  # from where it was last seen
         tr.ended_t, tr.lifted = None, False
         if float(np.hypot(*(xy - tr.position()))) <= max(5.0, 4.0 * o.sigma_mm) and not tr.moving:
             self._assign(tr, o, frame, t)  # back where it rested
@@ -407,6 +407,8 @@ class Tracker:
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
         self._vote(tr, o)
-        tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity=v if gap < 0.1 else (0.0, 0.0),
+        fast = gap < 0.1 and float(np.hypot(*v)) <= TELEPORT_MM_S  # else a hand moved it: no speed to keep
+        tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity=v if fast else (0.0, 0.0),
                              velocity_sigma=1500.0)
         tr._pending = 0
+        self._maybe_stop(tr)
