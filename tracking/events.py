@@ -396,8 +396,31 @@ def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     """(ball, time, sigma, balls touched together) of the striker's first contact: the first
     resting ball its straight line from the strike reaches, while its path is still that line;
     else the ball a diameter from its first bend."""
-    hit = _first_in_line(cue, t_strike, paths, D, fps)
+    hit = _first_touching(cue, t_strike, paths, D, fps)
+    if hit is None:
+        hit = _first_in_line(cue, t_strike, paths, D, fps)
     return hit if hit is not None else _first_bend_contact(cue, t_strike, paths, D, fps)
+
+
+def _first_touching(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
+    """A ball (nearly) frozen to the cue ball that starts within a few frames of the strike was
+    its first contact: too soon after the strike for the cue ball's line to show it."""
+    dt = 1.0 / fps
+    if cue.rest is None:
+        return None
+    near = []
+    for q in paths:
+        if q is cue or q.rest is None or not q.onsets:
+            continue
+        gap = float(np.hypot(*(q.rest - cue.rest))) - D
+        t_on = min(t for t, _ in q.onsets.values())
+        if gap <= 10.0 and t_strike - dt <= t_on <= t_strike + 4 * dt:
+            near.append((t_on, q.name, q.onsets[min(q.onsets)][1]))
+    if not near:
+        return None
+    near.sort()
+    t_hit, name, err = near[0]
+    return name, max(t_hit, t_strike + 1e-4), err, {name: (max(t_hit, t_strike + 1e-4), err)}
 
 
 def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
@@ -466,8 +489,9 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         refined.append((est[0], h_name, est[1], h_q) if good else (h_t, h_name, h_err, h_q))
     refined.sort(key=lambda h: h[0])
     t_hit, name, err, q = refined[0]
+    # The ball it meets is set moving (a slow one, deep in a rack, a few frames later).
     moved = q.motion_at(t_hit + 3 * dt) is not None or any(
-        t_hit - 2 * dt <= t_on <= t_hit + 3 * dt for t_on, _ in (q.onsets or {}).values())
+        t_hit - 2 * dt <= t_on <= t_hit + 8 * dt for t_on, _ in (q.onsets or {}).values())
     if not moved:
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
