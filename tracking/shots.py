@@ -91,6 +91,11 @@ class ShotReconstructor:
         rec = self._close(ep, t)
         if rec is None:
             return []
+        if self.records and abs(rec["t0"] - self.records[-1]["t0"]) < 3.0 / self.fps:
+            # The same strike again: an episode closed while a ball it moved was out of sight
+            # and the motion went on. The record already given stands.
+            self.skipped.append({"t": ep.start_t, "why": f"the strike at {rec['t0']:.2f} s was already recorded"})
+            return []
         self.records.append(rec)
         return [rec]
 
@@ -145,7 +150,9 @@ class ShotReconstructor:
                  (tr.born_t >= ep.start_t - 0.05 and len(tr.motions))]
         if not moved:
             return None
-        on_bed_before = [tr for tr in ep.tracks_at_start if tr.born_t < ep.start_t]
+        # Balls established before the episode (a track born a moment before the strike is the
+        # cue or a hand seen as a ball, not a ball on the table).
+        on_bed_before = [tr for tr in ep.tracks_at_start if tr.born_t < ep.start_t - 0.5]
         lag = (ep.shots_before == 0 and len(on_bed_before) == 2 and
                all(tr.anchor_before(ep.start_t)[0] < self.table.head_string_x + 60.0 for tr in on_bed_before)
                and all(tr in moved for tr in on_bed_before))

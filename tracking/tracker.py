@@ -121,7 +121,7 @@ class Tracker:
         for tr in live:
             if tr.moving and tr.filt is not None:
                 tr.filt.predict(dt)
-        obs = [o for o in observations if self.table.on_bed(o.mm, slack=self.table.R + 200.0)]
+        obs = self._one_per_ball([o for o in observations if self.table.on_bed(o.mm, slack=self.table.R + 200.0)])
         matched_tr: set[int] = set()
         matched_ob: set[int] = set()
         if live and obs:
@@ -163,7 +163,7 @@ class Tracker:
                 self._continue(tr, o, frame, t)
                 rescued.add(id(tr))
                 matched_tr.add(live.index(tr) if tr in live else -1)
-            else:
+            elif not self._streak_of_moving(o, [obs[c] for c in matched_ob], [live[r] for r in matched_tr if r >= 0]):
                 self._birth(o, frame, t)
         for i, tr in enumerate(live):
             if i in matched_tr or id(tr) in rescued:
@@ -179,6 +179,27 @@ class Tracker:
                 tr.ended_t = tr.last_t
                 tr.lifted = True
         self.tracks = [tr for tr in self.tracks if tr.hits >= 0]
+
+    def _streak_of_moving(self, o: Observation, assigned: list[Observation], tracks: list[Track]) -> bool:
+        """An unlabelled detection beside a fast ball's own (a blur streak seen twice) is not a
+        new ball."""
+        if o.ball in _INDEX and o.probs.get(o.ball, 0.0) >= 0.5:
+            return False
+        movers = [np.asarray(tr.xy[-1]) for tr in tracks if tr.moving or tr._pending]
+        return any(math.hypot(o.mm[0] - m[0], o.mm[1] - m[1]) < 1.8 * self.table.ball_diameter_mm for m in movers)
+
+    def _one_per_ball(self, obs: list[Observation]) -> list[Observation]:
+        """Two balls' centres are never closer than a diameter: of two observations closer than
+        0.9 of one (a blur streak seen as two balls), keep the surer."""
+        if len(obs) < 2:
+            return obs
+        ranked = sorted(obs, key=lambda o: (o.ball in _INDEX, o.probs.get(o.ball, 0.0)), reverse=True)
+        kept: list[Observation] = []
+        limit = 0.9 * self.table.ball_diameter_mm
+        for o in ranked:
+            if all(math.hypot(o.mm[0] - k.mm[0], o.mm[1] - k.mm[1]) >= limit for k in kept):
+                kept.append(o)
+        return kept
 
     def _gate(self, tr: Track, t: float) -> float:
         unseen = max(t - tr.last_t, 0.0)
@@ -331,14 +352,14 @@ class Tracker:
         for old in self.tracks:
             if old is new or not old.confirmed or old.gone or old.last_frame >= new.frame[0]:
                 continue
-            if old.alive and not old.moving and new.traw[0] - old.last_t < 2.5 / self.fps:
-                continue  # a resting ball in sight is where it rests
+            # (A resting ball still in sight was excluded above: seen since the new track began.)
             if not old.alive and (old.lifted or t - old.ended_t > 3.0):
                 continue
             oname, oshare = old.label()
             if oname != name or oshare < 0.6:
                 continue
-            if float(np.hypot(*(p - np.asarray(old.xy[-1])))) > GATE_MM + 5000.0 * (new.traw[0] - old.last_t):
+            # A strike sends a ball off at up to ~10 m/s.
+            if float(np.hypot(*(p - np.asarray(old.xy[-1])))) > GATE_MM + 10000.0 * (new.traw[0] - old.last_t):
                 continue
             if best is None or old.last_t > best.last_t:
                 best = old
@@ -380,7 +401,15 @@ class Tracker:
         if not cands:
             return None
         p = np.asarray(o.mm, float)
-        return min(cands, key=lambda tr: float(np.hypot(*(tr.position() - p))))
+
+        def rank(tr: Track):
+            # A ball lost a moment ago while moving, within reach, before a resting one out of
+            # sight, before one lifted long ago (the lag balls taken away): then the nearest.
+            d = float(np.hypot(*(np.asarray(tr.xy[-1]) - p)))
+            reachable = d <= GATE_MM + 5000.0 * max(self.last_t - tr.last_t, 1.0 / self.fps)
+            tier = 0 if (tr.alive and tr.moving and reachable) else (1 if tr.alive else 2)
+            return (tier, d)
+        return min(cands, key=rank)
 
     def _continue(self, tr: Track, o: Observation, frame: int, t: float) -> None:
         """Attach an observation far from where the track expected it."""
