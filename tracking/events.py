@@ -91,12 +91,12 @@ class Path:
         return np.array([np.interp(t, self.t, self.xy[:, 0]), np.interp(t, self.t, self.xy[:, 1])])
 
     def moving_at(self, t: float, slack: float = 0.0) -> bool:
-        for a, b in self.motions:
-            t_a = self.t[a] - slack
-            t_b = self.t[b] + slack if b is not None else math.inf
-            if t_a <= t <= t_b:
-                return True
-        return False
+        return self.motion_at(t, slack) is not None
+
+    def fit_after(self, t: float, dt: float, frames: float = 4.0) -> Fit | None:
+        """The straight line of the samples just after t, clean of a contact at t."""
+        sel = (self.t > t + POST_GUARD * dt) & (self.t <= t + (frames + POST_GUARD) * dt)
+        return fit_line(self.t[sel], self.xy[sel], self.s[sel], t)
 
 
 @dataclass
@@ -204,8 +204,7 @@ def _velocity_change(path: Path, t: float, fps: float) -> float:
     pre = path.fit_before(t, dt)
     if pre is None and path.rest is not None and path.motions and t <= path.t[path.motions[0][0]] + 0.5 * dt:
         pre = rest_fit(path.rest, 0.5, t)
-    post_sel = (path.t > t + POST_GUARD * dt) & (path.t <= t + (4.0 + POST_GUARD) * dt)
-    post = fit_line(path.t[post_sel], path.xy[post_sel], path.s[post_sel], t)
+    post = path.fit_after(t, dt)
     if pre is None or post is None:
         return 0.0
     dv = pre.v - post.v
@@ -552,8 +551,7 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
         return None
     push = np.asarray(pos, float) - qp
     push /= max(float(np.hypot(*push)), 1e-9)
-    sel = (p.t > t_c + POST_GUARD * dt) & (p.t <= t_c + (4.0 + POST_GUARD) * dt)
-    post = fit_line(p.t[sel], p.xy[sel], p.s[sel], t_c)
+    post = p.fit_after(t_c, dt)
     if post is None:
         return None
     for r, (ax, nose, n) in _RAILS.items():
