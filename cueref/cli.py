@@ -245,14 +245,23 @@ def _train(args) -> int:
     return 0
 
 
+def _synth_module(name: str):
+    """A benchmark module that needs the synth extra, or None after saying what is missing."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        print(f"cueref bench: needs the synth extra ({e.name} is missing): run scripts/install-synth.sh",
+              file=sys.stderr)
+        return None
+
+
 def _bench(args) -> int:
     result = None
     if args.target == "synth":
-        try:
-            from synth import bench
-        except ImportError as e:
-            print(f"cueref bench: needs the synth extra ({e.name} is missing): run scripts/install-synth.sh",
-                  file=sys.stderr)
+        bench = _synth_module("synth.bench")
+        if bench is None:
             return EXIT_BAD_INPUT
         result = bench.run(frames=args.frames, repeats=args.repeats)
         print(bench.table(result))
@@ -262,11 +271,8 @@ def _bench(args) -> int:
         result = vbench.run(clips=args.clips)
         print(vbench.table(result))
     elif args.target == "track":
-        try:
-            from tracking import bench as tbench
-        except ImportError as e:
-            print(f"cueref bench: needs the synth extra ({e.name} is missing): run scripts/install-synth.sh",
-                  file=sys.stderr)
+        tbench = _synth_module("tracking.bench")
+        if tbench is None:
             return EXIT_BAD_INPUT
         from cueref.progress import Progress
 

@@ -84,6 +84,14 @@ class Track:
             return self.filt.position
         return self.anchor
 
+    def add_sample(self, t: float, traw: float, frame: int, xy, sigma: float) -> None:
+        """One raw observation: corrected time, the frame's media time, frame, centre, sigma."""
+        self.t.append(t)
+        self.traw.append(traw)
+        self.frame.append(frame)
+        self.xy.append(xy)
+        self.s.append(sigma)
+
     def anchor_before(self, t: float) -> np.ndarray:
         """Where the ball rested at media time t (its rest before the first motion after t)."""
         for k, (a, _) in enumerate(self.motions):
@@ -233,11 +241,7 @@ class Tracker:
         xy = np.asarray(o.mm, float)
         sigma = max(o.sigma_mm, 0.3)
         tc = t - (self.lag if tr.moving else 0.0)
-        tr.t.append(tc)
-        tr.traw.append(t)
-        tr.frame.append(frame)
-        tr.xy.append(xy)
-        tr.s.append(sigma)
+        tr.add_sample(tc, t, frame, xy, sigma)
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
         self._vote(tr, o)
@@ -333,11 +337,7 @@ class Tracker:
         tr = Track(id=self._next, born_t=t, anchor=np.asarray(o.mm, float), sigma=max(o.sigma_mm, 0.3),
                    last_frame=frame, last_t=t)
         self._next += 1
-        tr.t.append(t)
-        tr.traw.append(t)
-        tr.frame.append(frame)
-        tr.xy.append(np.asarray(o.mm, float))
-        tr.s.append(tr.sigma)
+        tr.add_sample(t, t, frame, np.asarray(o.mm, float), tr.sigma)
         self._vote(tr, o)
         self.tracks.append(tr)
 
@@ -366,11 +366,7 @@ class Tracker:
         if best is None:
             return False
         for k in range(len(new.t)):
-            best.t.append(new.traw[k] - self.lag)
-            best.traw.append(new.traw[k])
-            best.frame.append(new.frame[k])
-            best.xy.append(new.xy[k])
-            best.s.append(new.s[k])
+            best.add_sample(new.traw[k] - self.lag, new.traw[k], new.frame[k], new.xy[k], new.s[k])
         best.votes += new.votes
         best.n_votes += new.n_votes
         best.hits += new.hits
@@ -428,11 +424,7 @@ class Tracker:
             # Unseen for a few frames before: it was moved where the camera could not see
             # (a hand, or under the cue); one missed frame is just a fast start.
             tr.jumped.append(gap > 2.5 / self.fps or float(np.hypot(*v)) > TELEPORT_MM_S)
-        tr.t.append(t - self.lag)
-        tr.traw.append(t)
-        tr.frame.append(frame)
-        tr.xy.append(xy)
-        tr.s.append(max(o.sigma_mm, 0.3))
+        tr.add_sample(t - self.lag, t, frame, xy, max(o.sigma_mm, 0.3))
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
         self._vote(tr, o)
