@@ -190,6 +190,47 @@ def _track(args) -> int:
     return 0
 
 
+def _review(args) -> int:
+    from cueref.gamelog import LogError
+    from cueref.pipeline import MediaError
+    from cueref.progress import Progress
+    from cueref.review import review
+    from cueref.table import table_for
+
+    players = _players(args.players)
+    if players is None or (args.breaker and args.breaker not in players):
+        print(f"cueref review: --players needs two different names and --breaker one of them "
+              f"(got {args.players!r}, {args.breaker!r})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    formats = ("html", "csv") if args.format == "all" else (args.format,)
+    out = args.out or Path("review") / args.video.stem
+
+    def said(call):
+        print(call.text, flush=True)
+
+    try:
+        res = review(args.video, args.game, table_for(args.table), out, players=players, breaker=args.breaker,
+                     calibration=args.calibration, head=args.head, formats=formats,
+                     progress=None if args.quiet else Progress(), on_call=said)
+    except (MediaError, LogError, OSError) as e:
+        print(f"cueref review: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if res.start_frame:
+        print(f"cueref review: resumed after {res.resumed_shots} calls already in {out} (from frame "
+              f"{res.start_frame})", file=sys.stderr)
+    print(f"cueref review: {len(res.referee.calls)} calls; wrote " + ", ".join(str(p) for p in
+          [out / "game.jsonl", out / "rulings.jsonl"] + res.outputs), file=sys.stderr)
+    if res.error:
+        print(f"cueref review: {res.error}; everything before it is ruled and saved", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _players(text: str) -> tuple[str, str] | None:
+    names = tuple(x.strip() for x in text.split(","))
+    return names if len(names) == 2 and all(names) and names[0] != names[1] else None
+
+
 def _video_fps(path: Path) -> float:
     import cv2
 
@@ -376,6 +417,28 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--players", default="A,B", help="with --game: the players, comma-separated")
     k.add_argument("--fps", type=float, help="frames per second (default: the video's; 60 for observations)")
     k.set_defaults(func=_track)
+
+    r = sub.add_parser("review", help="review a recorded match: game log, rulings, HTML report (CSV too)",
+                       description="Process a recorded match faster than real time: vision, tracking and the "
+                                   "adjudicator. Prints each call as it is made and writes DIR/game.jsonl (the lag "
+                                   "and shot records), DIR/rulings.jsonl, DIR/report.html (timeline, verdicts with "
+                                   "their articles, trajectory pictures, key frames of each first contact, the "
+                                   "score) and, with --format csv, DIR/rulings.csv. Run again with the same --out "
+                                   "after an interruption: finished shots are kept and the video resumes after "
+                                   "the last one.")
+    r.add_argument("video", type=Path, metavar="VIDEO")
+    r.add_argument("--game", choices=GAMES, required=True)
+    r.add_argument("--table", choices=list(TABLES), default="9ft")
+    r.add_argument("--players", default="A,B", help="the two players, comma-separated (the lag's left ball first)")
+    r.add_argument("--breaker", help="who breaks when the video shows no lag (default: the first player)")
+    r.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: review/<video name>)")
+    r.add_argument("--format", choices=["html", "csv", "all"], default="html",
+                   help="the report: HTML (default), CSV for spreadsheets, or both")
+    r.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
+    r.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
+                   help="the image side the head cushion is on (auto: found from the first frame)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=_review)
 
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
                         description="Render labelled ball crops from synthetic clips (or use --data, a folder "

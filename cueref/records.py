@@ -21,6 +21,15 @@ OBJECT_BALLS = {
 }
 SHOT_BALLS = ("cue",) + tuple(str(n) for n in range(1, 16))
 LAG_BALLS = ("left", "right")
+# The contract's foul codes (SHOT-RECORD.md); a referee's override names them.
+FOUL_CODES = (
+    "cue_ball_pocketed", "cue_ball_off_table", "wrong_ball_first", "no_contact", "no_rail",
+    "object_ball_off_table", "ball_disturbed", "double_hit", "balls_moving", "bad_cue_ball_placement",
+    "bad_play_from_kitchen", "shot_clock", "illegal_break", "consecutive_fouls", "eight_ball_loss",
+)
+# The fouls a referee may add to what the camera saw (WPA 3's general list: what a camera can miss).
+IMPOSABLE_FOULS = FOUL_CODES[:12]
+
 EVENT_TYPES = (
     "strike", "collision", "cushion", "pocket", "off_table", "cross", "airborne", "disturbed", "stop",
 )
@@ -107,6 +116,15 @@ class Declared:
 
 
 @dataclass(frozen=True)
+class Override:
+    """The referee's word on a call, after reconsidering it (WPA 1.11): fouls the camera saw that
+    did not happen (`waive`), or one it missed (`foul`), with the reason (added field)."""
+    reason: str
+    waive: tuple[str, ...] = ()
+    foul: str | None = None
+
+
+@dataclass(frozen=True)
 class ShotRecord:
     t0: float
     before: dict[str, Point]
@@ -115,6 +133,7 @@ class ShotRecord:
     declared: Declared = Declared()
     evidence: dict | None = None
     pos_err: dict[str, float] = field(default_factory=dict)  # mm, per ball (added field)
+    override: Override | None = None  # added field
     kind: str = "shot"
 
     def stop(self) -> Event | None:
@@ -387,7 +406,27 @@ def parse_shot(obj: dict, header: Header) -> ShotRecord:
     if evidence is not None:
         _obj(evidence, "evidence")
     return ShotRecord(t0=t0, before=before, after=after, events=events, declared=declared,
-                      evidence=evidence, pos_err=_pos_err(obj.get("pos_err"), names))
+                      evidence=evidence, pos_err=_pos_err(obj.get("pos_err"), names),
+                      override=_override(obj.get("override")))
+
+
+def _override(v: Any) -> Override | None:
+    if v is None:
+        return None
+    o = _obj(v, "override")
+    reason = _str(_req(o, "reason", "override."), "override.reason")
+    if not reason.strip():
+        raise RecordError("override.reason", "an override needs a reason")
+    waive = o.get("waive", [])
+    if not isinstance(waive, list):
+        raise RecordError("override.waive", f"expected a list of foul codes, got {_type_name(waive)}")
+    waived = tuple(_str(c, f"override.waive[{i}]", FOUL_CODES) for i, c in enumerate(waive))
+    foul = o.get("foul")
+    if foul is not None:
+        foul = _str(foul, "override.foul", IMPOSABLE_FOULS)
+    if not waived and foul is None:
+        raise RecordError("override", "an override waives a foul ('waive') or adds one ('foul')")
+    return Override(reason, waived, foul)
 
 
 def parse_lag(obj: dict, header: Header) -> LagRecord:

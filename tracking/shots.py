@@ -45,8 +45,11 @@ class ShotReconstructor:
     """Feed `push(frame, t, observations)`; it returns the records completed at that frame."""
 
     def __init__(self, table: Table, fps: float = 60.0, video: str | None = None,
-                 centroid_lag_frames: float = 0.4):
+                 centroid_lag_frames: float = 0.4, prior_shots: int = 0):
+        """`prior_shots`: shots recorded before the first frame given (a resumed review): a lag
+        is only looked for before the first shot."""
         self.table, self.fps, self.video = table, fps, video
+        self.prior_shots = prior_shots
         self.tracker = Tracker(table, fps, centroid_lag_frames)
         self.episode: Episode | None = None
         self.quiet_since: float | None = None
@@ -100,7 +103,7 @@ class ShotReconstructor:
         return [rec]
 
     def _shots(self) -> int:
-        return sum(1 for r in self.records if r["kind"] == "shot")
+        return self.prior_shots + sum(1 for r in self.records if r["kind"] == "shot")
 
     def _new_strike(self, ep: Episode, t: float) -> float | None:
         """The cue ball, at rest for a while inside this episode, has just started again with no
@@ -257,12 +260,28 @@ class ShotReconstructor:
                "events": out_events, "pos_err": pos_err}
         if notes:
             rec["notes"] = notes
+        rec["paths"] = self._trajectories(paths, before, t0, stop)
         for tr in tracks:
             if names.get(id(tr)) in gone:
                 tr.gone = True  # not on the table for the shots that follow
         frames = [int(math.floor(t0 * self.fps - 1e-9)), int(math.ceil(stop * self.fps + 1e-9))]
         rec["evidence"] = {"frames": frames} if self.video is None else {"video": self.video, "frames": frames}
         return rec
+
+    @staticmethod
+    def _trajectories(paths: list[Path], before: dict, t0: float, stop: float) -> dict:
+        """The measured centres of each ball that moved, `[t - t0, x, y]` per frame from the strike
+        to the stop (an added field: the evidence a report or a referee draws and checks)."""
+        out = {}
+        for p in paths:
+            if p.name not in before or not p.motions or len(p.traw) == 0:
+                continue
+            sel = (p.traw >= t0 - 0.02) & (p.traw <= stop + 0.02)
+            if sel.sum() < 2:
+                continue
+            out[p.name] = [[round(float(t - t0), 4), round(float(x), 1), round(float(y), 1)]
+                           for t, (x, y) in zip(p.traw[sel], p.xy[sel])]
+        return out
 
     def _assign_names(self, tracks: list[Track], t: float) -> dict[int, str]:
         """Each ball name to at most one track, by the classifier's votes over the whole track;

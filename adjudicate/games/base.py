@@ -80,7 +80,22 @@ class Game:
         clock, used, note = shot_clock_foul(st, shot, fr.articles)
         if clock:
             out.append(clock)
-        return out, used, [note] if note else []
+        notes = [note] if note else []
+        ov = shot.override
+        if ov is not None:
+            # WPA 1.11: the referee's reconsidered decision is final; the camera's call yields.
+            out = self.waived(shot, out)
+            if ov.foul is not None and all(x.code != ov.foul for x in out):
+                out.append(Foul(ov.foul, fr.articles.get(ov.foul, "WPA 1.11"), None,
+                                f"called by the referee: {ov.reason}"))
+            notes.append(f"referee override (WPA 1.11): {ov.reason}")
+        return out, used, notes
+
+    @staticmethod
+    def waived(shot: ShotRecord, fouls: list[Foul]) -> list[Foul]:
+        """The fouls left once those the referee overruled are taken out."""
+        ov = shot.override
+        return fouls if ov is None else [x for x in fouls if x.code not in ov.waive]
 
     def foul_rules(self, st: GameState, shot: ShotRecord, **kw) -> FoulRules:
         return FoulRules(articles=dict(self.articles), kitchen=(st.cue_ball == KITCHEN),

@@ -46,7 +46,7 @@ class NineBall(Game):
         notes += n
         three_failed = False
         if is_break:
-            fouls += self.break_fouls(st, shot, f)
+            fouls += self.waived(shot, self.break_fouls(st, shot, f))
             three_failed = not fouls and self.three_ball_rule_failed(st, shot, f)
         shooter, opp = st.shooter, st.opponent(st.shooter)
         counts = self.count_fouls(st, shooter, bool(fouls))

@@ -49,7 +49,7 @@ class Rotation61(Game):
         fouls, ext_used, notes = self.fouls(st, shot, f, fr)
         if is_break:
             fouls = [replace(x, rule="VN 81") if x.code == "object_ball_off_table" else x for x in fouls]
-            fouls += self._break_fouls(shot, f, low)
+            fouls += self.waived(shot, self._break_fouls(shot, f, low))
         counts = self.count_fouls(st, shooter, bool(fouls))
         if self.consecutive_loss(counts, shooter, bool(fouls)):
             fouls.append(Foul("consecutive_fouls", "VN 92", max(x.t or 0.0 for x in fouls),

@@ -1,0 +1,138 @@
+"""Frames → observations → records, with decoding overlapped with the work on the frames.
+
+Decoding (FFmpeg inside OpenCV) releases the GIL, and so do most of detection's OpenCV, numpy
+and onnxruntime calls: a decoder thread filling a bounded queue lets the two share the cores
+instead of taking turns. `decoded()` is that thread; `observed()` puts the detector behind it
+(calibrating on the first frame unless given a calibration); `records()` puts the tracker and
+the shot reconstructor behind that. Each stage is usable alone.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+
+
+class MediaError(ValueError):
+    """The media cannot be read (missing, not a video, corrupt part way)."""
+
+
+def open_video(path: Path):
+    import cv2
+
+    if not Path(path).exists():
+        raise MediaError(f"{path}: no such file")
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        cap.release()
+        raise MediaError(f"{path}: cannot be read as a video (not a video, or an unsupported codec)")
+    return cap
+
+
+def video_info(path: Path) -> tuple[float, int]:
+    """(frames per second, frame count as the container says; 0 if unknown)."""
+    import cv2
+
+    cap = open_video(path)
+    try:
+        return float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0, int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    finally:
+        cap.release()
+
+
+def decoded(path: Path, start_frame: int = 0, stop_frame: int | None = None, depth: int = 24):
+    """(frame index, media time, BGR image) of a video from `start_frame`, decoded in a thread
+    `depth` frames ahead. A video that ends early because it is corrupt ends the iteration with
+    MediaError naming the frame; what came before it was already yielded."""
+    import cv2
+
+    cap = open_video(path)
+    fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
+    count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    if start_frame > 0:
+        cap.set(cv2.CAP_PROP_POS_FRAMES, start_frame)
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    END = object()
+
+    def work():
+        k = start_frame
+        try:
+            while not stop.is_set() and (stop_frame is None or k < stop_frame):
+                ok, img = cap.read()
+                if not ok:
+                    break
+                q.put((k, k / fps, img))
+                k += 1
+            if stop_frame is None and count and k < count - 2 and not stop.is_set():
+                q.put(MediaError(f"{path}: the video ends at frame {k} of the {count} its header announces "
+                                 "(truncated or corrupt)"))
+        except Exception as e:  # noqa: BLE001 - handed to the consumer
+            q.put(e)
+        finally:
+            q.put(END)
+
+    th = threading.Thread(target=work, name="decode", daemon=True)
+    th.start()
+    try:
+        while True:
+            item = q.get()
+            if item is END:
+                break
+            if isinstance(item, Exception):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while th.is_alive():  # let a decoder blocked on a full queue finish
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                th.join(0.01)
+        cap.release()
+
+
+class Observer:
+    """Images → ball observations: calibrates on the first image (or takes a calibration) and
+    keeps one detector, so successive frames share work."""
+
+    def __init__(self, table, game: str | None = None, calibration: Path | None = None, head: str = "auto"):
+        self.table, self.game, self.calibration, self.head = table, game, calibration, head
+        self.cal = None
+        self.det = None
+
+    def __call__(self, k: int, t: float, img):
+        if self.det is None:
+            self._start(img)
+        return self.det.observe(img, k, t)
+
+    def _start(self, img) -> None:
+        from vision.calibrate import Calibration, CalibrationError, auto
+        from vision.detect import BallDetector
+        from vision.identify import ModelMissing
+
+        try:
+            cal = Calibration.load(self.calibration) if self.calibration else auto(img, self.table, head=self.head)
+        except (CalibrationError, ModelMissing, OSError) as e:
+            raise MediaError(f"the table was not found: {e}") from None
+        size = (cal.camera.width, cal.camera.height)
+        if size != (img.shape[1], img.shape[0]):
+            raise MediaError(f"frames are {img.shape[1]}x{img.shape[0]} but the calibration is for "
+                             f"{size[0]}x{size[1]}")
+        try:
+            self.det = BallDetector(cal, game=self.game)
+        except ModelMissing as e:
+            raise MediaError(str(e)) from None
+        self.cal = cal
+
+    @property
+    def ball_radius_px(self) -> float:
+        return float(self.det.locator.r_full) if self.det is not None else 10.0
+
+
+def observed(frames, observer: Observer):
+    """(frame, t, observations, image) for each decoded frame."""
+    for k, t, img in frames:
+        yield k, t, observer(k, t, img), img
