@@ -226,6 +226,49 @@ def _review(args) -> int:
     return 0
 
 
+def _check(args) -> int:
+    from cueref.check import second_opinion
+    from cueref.pipeline import MediaError
+    from cueref.records import RecordError
+    from cueref.review import clock, parse_clock
+    from cueref.table import table_for
+
+    players = _players(args.players)
+    if players is None:
+        print(f"cueref check: --players needs two different names (got {args.players!r})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        at = None if args.at is None else parse_clock(args.at)
+    except ValueError as e:
+        print(f"cueref check: --at: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = args.out or Path("check") / f"{args.video.stem}-{(args.at or 'first').replace(':', '.')}"
+    try:
+        op = second_opinion(args.video, args.game, table_for(args.table), at=at, log=args.log, players=players,
+                            calibration=args.calibration, head=args.head, out=out)
+    except (MediaError, OSError, ValueError) as e:
+        msg = f"{e.field}: {e.message}" if isinstance(e, RecordError) else str(e)
+        print(f"cueref check: {msg}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps({"context": op.context, "record": op.record, "ruling": op.ruling,
+                          "benefit_of_the_doubt": op.doubts, "evidence": op.evidence}))
+        return 0
+    print(op.text)
+    print(f"  context: {op.context}")
+    for d in op.doubts:
+        print(f"  benefit of the doubt: {d}")
+    for ev in op.evidence:
+        e = ev["event"]
+        who = ", ".join(e.get("balls") or [e.get("ball", "")])
+        where = e.get("rail") or e.get("pocket") or ""
+        err = f" ± {e['t_err'] * 1000:.0f}" if e.get("t_err") is not None else ""
+        print(f"  {e['type']:<9} {who:<8} {where:<10} {e['t'] * 1000:7.0f}{err} ms  (media {clock(ev['media_s'])}, "
+              f"frames {ev['between_frames'][0]}–{ev['between_frames'][1]})")
+    print(f"  evidence: {', '.join(str(p) for p in op.outputs)}")
+    return 0
+
+
 def _players(text: str) -> tuple[str, str] | None:
     names = tuple(x.strip() for x in text.split(","))
     return names if len(names) == 2 and all(names) and names[0] != names[1] else None
@@ -439,6 +482,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the image side the head cushion is on (auto: found from the first frame)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_review)
+
+    ch = sub.add_parser("check", help="a referee's second opinion on one shot, with its evidence",
+                        description="Reconstruct the shot under way at --at (or the next one; without --at the "
+                                    "first shot in the video), rule it, and show the evidence: each contact's "
+                                    "measured time with its uncertainty, the frames either side of it cropped "
+                                    "around where it happened, the trajectories, and the benefit of the doubt "
+                                    "(WPA Reg 25, 3.2) where the measurements cannot separate two events. "
+                                    "Writes DIR/check.html, DIR/check.json and DIR/frames/.")
+    ch.add_argument("video", type=Path, metavar="VIDEO")
+    ch.add_argument("--game", choices=GAMES, required=True)
+    ch.add_argument("--at", metavar="TIME", help="media time of the shot: 12:31, 1:02:03 or seconds")
+    ch.add_argument("--log", type=Path, help="the game log so far (a review's game.jsonl): who shoots, the "
+                                             "legal ball, ball in hand; its folder's calibration is used too")
+    ch.add_argument("--table", choices=list(TABLES), default="9ft")
+    ch.add_argument("--players", default="A,B")
+    ch.add_argument("--calibration", type=Path)
+    ch.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
+    ch.add_argument("--out", type=Path, metavar="DIR", help="evidence folder (default: check/<video>-<time>)")
+    ch.add_argument("--json", action="store_true", help="print the opinion as one JSON object")
+    ch.set_defaults(func=_check)
 
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
                         description="Render labelled ball crops from synthetic clips (or use --data, a folder "
