@@ -269,6 +269,64 @@ def _check(args) -> int:
     return 0
 
 
+def _live(args) -> int:
+    import threading
+
+    from cueref.gamelog import LogError
+    from cueref.live import LiveReferee, LiveSource, is_loopback, make_server, median
+    from cueref.pipeline import MediaError
+    from cueref.table import table_for
+
+    players = _players(args.players)
+    if players is None or (args.breaker and args.breaker not in players):
+        print(f"cueref live: --players needs two different names and --breaker one of them", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = args.out or Path("live")
+    try:
+        source = LiveSource(args.source, speed=args.speed, reconnect_s=args.reconnect_s)
+        live = LiveReferee(source, args.game, table_for(args.table), out, players=players, breaker=args.breaker,
+                           calibration=args.calibration, head=args.head)
+        server = make_server(live, args.host, args.port, args.token)
+    except (MediaError, LogError, OSError) as e:
+        print(f"cueref live: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    host, port = server.server_address[:2]
+    q = f"?token={server.token}" if server.token else ""
+    print(f"cueref live: overlay http://{host}:{port}/{q} · operator http://{host}:{port}/operator{q} · "
+          f"log {live.files.game}", file=sys.stderr, flush=True)
+    if not is_loopback(args.host):
+        print(f"cueref live: reachable from other machines: operator actions need the token {server.token}",
+              file=sys.stderr, flush=True)
+    threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+    source.start()
+    worker = threading.Thread(target=live.run, name="referee", daemon=True)
+    worker.start()
+    shown = len(live.referee.calls)
+    try:
+        while True:
+            with live.changed:
+                live.changed.wait(timeout=0.5)
+            with live.lock:
+                calls = live.referee.calls[shown:]
+                shown = len(live.referee.calls)
+            for c in calls:
+                print(c.text, flush=True)
+            if live.done.is_set() and args.exit_at_end:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.stop()
+        server.shutdown()
+    if live.latencies:
+        print(f"cueref live: {len(live.latencies)} calls, latency after the balls stopped: median "
+              f"{median(live.latencies):.2f} s, max {max(live.latencies):.2f} s", file=sys.stderr)
+    if live.error:
+        print(f"cueref live: {live.error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
 def _players(text: str) -> tuple[str, str] | None:
     names = tuple(x.strip() for x in text.split(","))
     return names if len(names) == 2 and all(names) and names[0] != names[1] else None
@@ -502,6 +560,31 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument("--out", type=Path, metavar="DIR", help="evidence folder (default: check/<video>-<time>)")
     ch.add_argument("--json", action="store_true", help="print the opinion as one JSON object")
     ch.set_defaults(func=_check)
+
+    lv = sub.add_parser("live", help="live referee: calls as the balls stop, a web overlay and operator controls",
+                        description="Referee a live table: frames from a camera, a stream or a file (played at its "
+                                    "own pace), a call within a second of the balls stopping, every call synced to "
+                                    "OUT/game.jsonl and OUT/rulings.jsonl (restart with the same --out to carry on "
+                                    "the game). Serves the scoreboard and last call at / (a browser source for "
+                                    "streaming software) and operator controls at /operator: called ball and "
+                                    "pocket, push out, safety, extension, the incoming player's choices, an "
+                                    "override with a reason. Reconnects when the stream drops.")
+    lv.add_argument("--source", required=True, help="camera index (0), a stream URL (rtsp://…, http://…) or a video file")
+    lv.add_argument("--game", choices=GAMES, required=True)
+    lv.add_argument("--table", choices=list(TABLES), default="9ft")
+    lv.add_argument("--players", default="A,B")
+    lv.add_argument("--breaker", help="who breaks when no lag is played (default: the first player)")
+    lv.add_argument("--out", type=Path, help="folder for the game log (default: ./live)")
+    lv.add_argument("--host", default="127.0.0.1", help="address to serve on (default localhost only)")
+    lv.add_argument("--port", type=int, default=8080, help="port (0: any free one)")
+    lv.add_argument("--token", help="operator token (made up and printed when --host is not loopback)")
+    lv.add_argument("--speed", type=float, default=1.0, help="a file source: play at this multiple of real time")
+    lv.add_argument("--reconnect-s", type=float, default=300.0, help="give up after this long without a picture")
+    lv.add_argument("--calibration", type=Path)
+    lv.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
+    lv.add_argument("--exit-at-end", action="store_true", help="stop when the source ends (a file), instead of "
+                                                                "serving the page until Ctrl-C")
+    lv.set_defaults(func=_live)
 
     tr = sub.add_parser("train", help="train the ball classifier (ultralytics) and export it to ONNX",
                         description="Render labelled ball crops from synthetic clips (or use --data, a folder "

@@ -166,7 +166,7 @@ def trajectory_svg(e: dict, table: Table) -> str:
     L, W, R = table.L, table.W, table.R
     m = 90.0  # rail width drawn
     s = []
-    s.append(f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='{-m} {-m} {L + 2 * m} {W + 2 * m}' "
+    s.append(f"<svg viewBox='{-m} {-m} {L + 2 * m} {W + 2 * m}' "
              f"role=img aria-label='trajectories'>")
     s.append(f"<rect x={-m} y={-m} width={L + 2 * m} height={W + 2 * m} rx=40 fill='#5a3a22'/>")
     s.append(f"<rect x=0 y=0 width={L} height={W} fill='#1f6f4a'/>")

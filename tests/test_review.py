@@ -1,0 +1,305 @@
+"""The products' shared core and the recorded-match products: the referee session (operator input
+reaching the adjudicator as `declared` and `decision` entries, the override, the crash-safe log),
+`cueref review` end to end on the bundled clip against its ground truth (interrupted and resumed
+too), and `cueref check`.
+
+The bundled clip (datasets/sample) is a nine-ball game whose truth is known: two lags (a re-lag,
+then B wins), B's break, B's push out (5.4) that A passes back, B's scratch, A's shot, A's scratch.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cueref.check import doubts
+from cueref.gamelog import LogError
+from cueref.records import parse_header
+from cueref.referee import GameFiles, OperatorError, Referee
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "datasets" / "sample"
+
+
+def _truth():
+    lines = [json.loads(x) for x in (SAMPLE / "game.jsonl").read_text().splitlines() if x.strip()]
+    rulings = [json.loads(x) for x in (SAMPLE / "rulings.jsonl").read_text().splitlines() if x.strip()]
+    return lines[0], lines[1:], rulings
+
+
+def _gist(r: dict):
+    if r.get("lag"):
+        return ("lag", r.get("winner_player"), r.get("relag"))
+    return (r["shot"], r["shooter"], r["legal"], sorted(f["code"] for f in r["fouls"]), r["push_out"], r["next"]["shooter"])
+
+
+# --- operator input reaches the adjudicator -------------------------------------------------------------
+
+def test_a_push_out_declared_by_the_operator_and_the_choice_after_it_rule_as_the_truth():
+    """The camera cannot see a push out being announced (WPA 5.4) nor the incoming player's choice:
+    the operator gives both, and the rulings are the ground truth's."""
+    header, entries, truth = _truth()
+    ref = Referee(header)
+    for e in entries:
+        if e["kind"] == "decision":
+            ref.decide(e["choice"], e.get("player"))  # what the operator clicks
+            continue
+        e = dict(e)
+        declared = e.pop("declared", {})
+        if declared.get("push_out"):
+            ref.declare(push_out=True)  # announced before the shot
+        if declared.get("break"):
+            e["declared"] = {"break": True}
+        ref.add_record(e)
+    assert [_gist(c.ruling) for c in ref.calls] == [_gist(r) for r in truth]
+    logged = [e for e in ref.entries if e["kind"] == "decision"]
+    assert logged and logged[0]["choice"] == "pass"
+    assert next(e for e in ref.entries if e["kind"] == "shot" and e["t0"] == 34.7844)["declared"]["push_out"] is True
+
+
+def test_a_push_out_declared_late_re_rules_the_shot_and_opens_the_opponents_choice():
+    header, entries, truth = _truth()
+    ref = Referee(header)
+    shots = [e for e in entries if e["kind"] != "decision"]
+    for e in shots[:4]:  # two lags, the break, the push out shot (its declaration left out)
+        e = {k: v for k, v in e.items() if k != "declared"}
+        ref.add_record(e)
+    r = ref.last.ruling
+    assert r["shot"] == 2 and not r["push_out"] and ref.options() is None  # a plain miss: A simply comes in
+    changed = ref.amend(2, declared={"push_out": True})
+    assert ref.last.ruling["push_out"] and ref.last.ruling["legal"]
+    assert changed and changed[0].ruling["shot"] == 2
+    # 5.4: after a push out the opponent chooses to shoot or to pass it back.
+    assert ref.options() == {"decider": "A", "options": ["accept_table", "pass"], "default": "accept_table",
+                             "reason": ref.state.pending.reason}
+
+
+def test_a_decision_nobody_was_offered_is_refused_with_the_options():
+    header, entries, _ = _truth()
+    ref = Referee(header)
+    ref.add_record(entries[0])
+    ref.add_record(entries[1])  # B wins the lag: B chooses break or pass
+    with pytest.raises(OperatorError, match="break, pass"):
+        ref.decide("accept_table")
+    with pytest.raises(OperatorError, match="B's to make"):
+        ref.decide("pass", "A")
+    ref.decide("pass", "B")
+    assert ref.state.shooter == "A"
+    with pytest.raises(OperatorError):
+        ref.declare(called={"ball": "cue"})  # the cue ball cannot be called
+    with pytest.raises(OperatorError):
+        ref.declare(jump=True)
+
+
+def test_the_referees_override_waives_a_foul_or_adds_one_with_the_article_and_reason():
+    """WPA 1.11: the referee's reconsidered decision is final."""
+    header, entries, truth = _truth()
+    ref = Referee(header)
+    for e in entries:
+        if e["kind"] == "decision":
+            ref.decide(e["choice"], e.get("player"))
+        else:
+            ref.add_record(e)
+    scratch = next(c for c in ref.calls if c.ruling.get("shot") == 3)
+    assert [f["code"] for f in scratch.ruling["fouls"]] == ["cue_ball_pocketed"]
+    # A legal shot the camera passed: the referee saw the cue ball touched (3.6) on shot 4.
+    ref.amend(4, override={"foul": "ball_disturbed", "reason": "the shooter's sleeve moved the cue ball"})
+    r4 = next(c.ruling for c in ref.calls if c.ruling.get("shot") == 4)
+    assert not r4["legal"] and r4["fouls"][0]["code"] == "ball_disturbed" and r4["fouls"][0]["rule"] == "WPA 3.6"
+    assert "sleeve" in r4["fouls"][0]["why"] and any("WPA 1.11" in n for n in r4["notes"])
+    assert r4["next"]["shooter"] == "B" and r4["next"]["cue_ball"] == "in_hand_anywhere"  # 5.7
+    # And the log says so: the saved entry carries the override for `cueref adjudicate`.
+    assert next(e for e in ref.entries if e.get("t0") == 53.9696)["override"]["foul"] == "ball_disturbed"
+    with pytest.raises(OperatorError):
+        ref.amend(4, override={"waive": ["no_rail"], "reason": ""})  # a reason is required
+    with pytest.raises(OperatorError):
+        ref.amend(4, override={"foul": "sneezing", "reason": "x"})
+    with pytest.raises(OperatorError, match="no shot 9"):
+        ref.amend(9, override={"waive": ["no_rail"], "reason": "x"})
+
+
+def test_the_saved_log_survives_a_crash_mid_line_and_resumes(tmp_path):
+    header, entries, truth = _truth()
+    files = GameFiles(tmp_path)
+    ref = files.load(header)
+    for e in entries[:3]:
+        ref.add_record(e)
+        files.save(ref)
+    # A crash while writing the next line leaves half of it.
+    with open(files.game, "a") as f:
+        f.write(json.dumps(entries[3])[:40])
+    again = GameFiles(tmp_path).load(header)
+    assert len(again.entries) == 3 and [_gist(c.ruling) for c in again.calls] == [_gist(r) for r in truth[:3]]
+    assert len(files.rulings.read_text().splitlines()) == 3
+    other = dict(header, game="ten-ball")
+    with pytest.raises(LogError, match="nine-ball"):
+        GameFiles(tmp_path).load(other)
+
+
+def test_doubts_say_the_benefit_of_the_doubt_in_words_only_where_the_times_overlap():
+    header = parse_header(_truth()[0])
+    base = {"kind": "shot", "t0": 1.0, "before": {"cue": [600, 600], "1": [1500, 620], "2": [1500, 560]},
+            "after": {"cue": [1400, 600], "1": [2000, 700], "2": [2000, 500]}}
+    close = dict(base, events=[{"t": 0, "type": "strike", "ball": "cue"},
+                               {"t": 0.400, "type": "collision", "balls": ["cue", "2"], "t_err": 0.006},
+                               {"t": 0.404, "type": "collision", "balls": ["cue", "1"], "t_err": 0.006}])
+    said = doubts(close, header)
+    assert len(said) == 1 and "the 2" in said[0] and "the 1" in said[0] and "WPA 3.2" in said[0]
+    apart = dict(base, events=[{"t": 0, "type": "strike", "ball": "cue"},
+                               {"t": 0.400, "type": "collision", "balls": ["cue", "2"], "t_err": 0.006},
+                               {"t": 0.440, "type": "collision", "balls": ["cue", "1"], "t_err": 0.006}])
+    assert doubts(apart, header) == []
+
+
+# --- review end to end ---------------------------------------------------------------------------------------
+
+def _run(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "cueref", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT, **kw)
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("review")
+    r = _run("review", SAMPLE / "clip.mp4", "--game", "nine-ball", "--out", out, "--format", "all")
+    assert r.returncode == 0, r.stderr
+    return out, r
+
+
+def test_review_writes_the_log_rulings_report_and_csv_and_its_calls_match_the_truth_it_can_see(reviewed):
+    out, r = reviewed
+    lines = (out / "game.jsonl").read_text().splitlines()
+    rulings = [json.loads(x) for x in (out / "rulings.jsonl").read_text().splitlines()]
+    _, _, truth = _truth()
+    # Both lags as they were (WPA 1.2: a re-lag, then B wins) and the scratch on shot 3 (3.1).
+    assert [_gist(x) for x in rulings[:2]] == [_gist(x) for x in truth[:2]]
+    scratch = next(x for x in rulings if x.get("shot") == 3)
+    assert [f["code"] for f in scratch["fouls"]][0] == "cue_ball_pocketed"
+    assert len(rulings) == len(truth)
+    # The printed calls are the rulings, one line each, in order.
+    printed = [x for x in r.stdout.splitlines() if x.strip()]
+    assert len(printed) == len(rulings) and printed[0].startswith("lag") and "FOUL cue ball pocketed" in printed[4]
+    # The saved log rules the same with `cueref adjudicate` (the log and rulings agree).
+    again = _run("adjudicate", out / "game.jsonl")
+    assert again.returncode == 0 and [json.loads(x) for x in again.stdout.splitlines()] == rulings
+    # Every shot record carries its measured paths (an added field) for the pictures.
+    shot = json.loads(lines[3])
+    assert "cue" in shot["paths"] and len(shot["paths"]["cue"]) > 10
+    # CSV: a header and one row per call.
+    import csv
+    rows = list(csv.reader(open(out / "rulings.csv")))
+    assert rows[0][:4] == ["entry", "kind", "shot", "rack"] and len(rows) == 1 + len(rulings)
+    assert rows[5][7] == "foul" and rows[5][8] == "cue_ball_pocketed" and rows[5][9] == "WPA 3.1"
+
+
+def test_the_report_has_a_card_per_call_with_verdict_article_picture_key_frames_and_score(reviewed):
+    import cv2
+    out, _ = reviewed
+    page = (out / "report.html").read_text()
+    rulings = [json.loads(x) for x in (out / "rulings.jsonl").read_text().splitlines()]
+    assert page.count("<section class='shot") == len(rulings)
+    assert page.count("<svg") == len(rulings) and "<polyline" in page
+    assert "WPA 3.1" in page and "WPA 1.2" in page and "Rack 1" in page
+    final = rulings[-1]["score"]
+    assert f"A {final['A']} – B {final['B']}" in page
+    assert "http://" not in page and "https://" not in page  # nothing fetched when opened
+    frames = sorted((out / "keyframes").glob("*.jpg"))
+    assert frames, "no key frames"
+    for f in frames:
+        assert f"keyframes/{f.name}" in page
+        img = cv2.imread(str(f))
+        assert img is not None and img.shape[0] == 200 and img.shape[1] > 400  # several frames side by side
+    # The first contact's key frames show the cue ball (bright) at the middle of the crops.
+    img = cv2.imread(str(frames[0]))
+    tile = img[18:, : img.shape[0]]
+    h, w = tile.shape[:2]
+    centre = tile[h // 2 - 12: h // 2 + 12, w // 2 - 12: w // 2 + 12].mean()
+    assert centre > tile.mean() + 20
+
+
+def test_an_interrupted_review_resumes_without_redoing_finished_shots(tmp_path, reviewed):
+    full, _ = reviewed
+    out = tmp_path / "r"
+    p = subprocess.Popen([sys.executable, "-m", "cueref", "review", str(SAMPLE / "clip.mp4"), "--game", "nine-ball",
+                          "--out", str(out), "--quiet"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = out / "game.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if log.exists() and len(log.read_text().splitlines()) >= 4:  # header, two lags, the break
+            break
+        time.sleep(0.05)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    kept = log.read_text().splitlines()
+    assert 4 <= len(kept) < 8, "the review was not interrupted part way"
+    r = _run("review", SAMPLE / "clip.mp4", "--game", "nine-ball", "--out", out, "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "resumed after" in r.stderr
+    state = json.loads((out / "review.json").read_text())
+    assert state["start_frame"] > 0 and state["frames_processed"] < state["frames"] - state["start_frame"] + 1
+    # The finished shots were kept as they were, and the whole game was ruled as without the interruption.
+    assert log.read_text().splitlines()[:len(kept)] == kept
+    a = [_gist(json.loads(x)) for x in (out / "rulings.jsonl").read_text().splitlines()]
+    b = [_gist(json.loads(x)) for x in (full / "rulings.jsonl").read_text().splitlines()]
+    assert a == b
+    assert (out / "report.html").exists()
+
+
+def test_review_of_bad_input_names_what_was_wrong(tmp_path):
+    bad = tmp_path / "match.mp4"
+    bad.write_bytes(b"not a video at all" * 100)
+    r = _run("review", bad, "--game", "nine-ball", "--out", tmp_path / "o")
+    assert r.returncode == 2 and "match.mp4" in r.stderr and "cannot be read as a video" in r.stderr
+    r = _run("review", tmp_path / "missing.mp4", "--game", "nine-ball", "--out", tmp_path / "o")
+    assert r.returncode == 2 and "no such file" in r.stderr
+    r = _run("review", SAMPLE / "clip.mp4", "--game", "nine-ball", "--players", "A,A")
+    assert r.returncode == 2 and "--players" in r.stderr
+
+
+def test_a_truncated_video_keeps_everything_ruled_before_the_cut(tmp_path):
+    """A recording cut short (its index up front, as streaming recorders write it): the review
+    rules what is there, says where the video ends, and exits 2."""
+    ffmpeg = pytest.importorskip("imageio_ffmpeg", reason="the synth extra's ffmpeg remuxes the clip").get_ffmpeg_exe()
+    whole = tmp_path / "whole.mp4"
+    subprocess.run([ffmpeg, "-y", "-loglevel", "error", "-i", str(SAMPLE / "clip.mp4"), "-c", "copy",
+                    "-movflags", "+faststart", str(whole)], check=True)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: len(data) * 55 // 100])
+    r = _run("review", cut, "--game", "nine-ball", "--out", tmp_path / "o", "--quiet")
+    assert r.returncode == 2, r.stderr
+    assert "cut.mp4: the video ends at frame" in r.stderr and "of the 1906" in r.stderr
+    rulings = [json.loads(x) for x in (tmp_path / "o" / "rulings.jsonl").read_text().splitlines()]
+    _, _, truth = _truth()
+    assert [_gist(x) for x in rulings[:2]] == [_gist(x) for x in truth[:2]] and len(rulings) >= 3
+    assert (tmp_path / "o" / "report.html").exists()
+
+
+# --- check --------------------------------------------------------------------------------------------------
+
+def test_check_gives_the_shot_at_a_time_with_its_evidence(tmp_path, reviewed):
+    full, _ = reviewed
+    out = tmp_path / "ck"
+    r = _run("check", SAMPLE / "clip.mp4", "--game", "nine-ball", "--at", "0:45", "--log", full / "game.jsonl",
+             "--out", out, "--json")
+    assert r.returncode == 0, r.stderr
+    op = json.loads(r.stdout)
+    assert op["ruling"]["shot"] == 3 and op["ruling"]["shooter"] == "B"  # the game so far from the log
+    fps = 30.0
+    for ev in op["evidence"]:
+        tm = op["record"]["t0"] + ev["event"]["t"]
+        a, b = ev["between_frames"]
+        assert a / fps <= tm < b / fps + 1e-9 and b == a + 1
+    contact = next(ev for ev in op["evidence"] if ev["event"]["type"] == "collision")
+    assert contact["event"]["balls"] == ["1", "cue"] or contact["event"]["balls"] == ["cue", "1"]
+    # The truth: the cue ball met the 1 at 0.1852 s after the strike; measured within its uncertainty + a frame.
+    assert abs(contact["event"]["t"] - 0.1852) <= contact["event"]["t_err"] + 1 / fps
+    assert (out / contact["picture"]).exists() and (out / "check.html").exists()
+    r = _run("check", SAMPLE / "clip.mp4", "--game", "nine-ball", "--at", "12:75")
+    assert r.returncode == 2 and "--at" in r.stderr
