@@ -44,6 +44,7 @@ class SourceStatus:
     drops: int = 0
     skipped: int = 0  # frames not processed: missed while the stream was down, or dropped to keep up
     message: str = ""
+    lost: bool = False  # gave up: no picture for reconnect_s
 
 
 class LiveSource:
@@ -51,7 +52,7 @@ class LiveSource:
     own timeline (k / fps), or seconds since the start for a camera or a URL."""
 
     def __init__(self, source: str, speed: float = 1.0, reconnect_s: float = 60.0, retry_s: float = 1.0,
-                 opener=None, depth: int = 90):
+                 opener=None, depth: int = 150):
         self.source = source
         self.is_file = not (source.isdigit() or "://" in source)
         if self.is_file and not Path(source).exists():
@@ -111,6 +112,7 @@ class LiveSource:
                         lost_since = lost_since or now
                         if now - lost_since > self.reconnect_s:
                             self.status.message = f"{self.source}: no picture for {self.reconnect_s:g} s; stopped"
+                            self.status.lost = True
                             return
                         self.status.message = f"{self.source}: cannot open; retrying"
                         self._stop.wait(self.retry_s)
@@ -145,6 +147,7 @@ class LiveSource:
                     self.status.drops += 1
                     lost_since = time.monotonic()
                     self.status.message = f"{self.source}: the stream dropped; reconnecting"
+                    self._stop.wait(self.retry_s)
                     continue
                 t = k / self.fps if self.is_file else time.monotonic() - self.t_start
                 self._put((k, t, img))
@@ -216,8 +219,11 @@ class LiveReferee:
                     recon = ShotReconstructor(self.table, self.source.fps, video=Path(self.source.source).name,
                                               prior_shots=prior)
                 self._take(recon.push(k, t, obs))
-            if recon is not None:
+            if recon is not None and not self.source.status.lost:
                 self._take(recon.finish(t))
+            elif recon is not None and recon.episode is not None:
+                # A shot cut off by the lost picture is not ruled on half its evidence.
+                self.error = f"the picture was lost during a shot at {recon.episode.start_t:.1f} s: not ruled"
         except MediaError as e:
             self.error = str(e)
         finally:
