@@ -64,6 +64,10 @@ def _lag(state: GameState, lag: LagRecord, line: int | None):
     ruling = rule_lag(lag, state.header.table, players)
     lags = state.lags + 1
     if ruling.winner is None:
+        if state.header.breaker is not None:
+            # The header names the breaker: a lag in the log is ruled, and a re-lag leaves the
+            # break to the one named (a camera that missed the replayed lag).
+            return replace(ruling, line=line), replace(state, lags=lags, pending=None)
         return replace(ruling, line=line), replace(state, phase="lag", lags=lags, pending=None)
     win = players[ruling.winner]
     lose = state.opponent(win)

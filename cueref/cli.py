@@ -422,9 +422,42 @@ def _bench(args) -> int:
         result = tbench.run(clips=args.clips, shots=args.shots, source=args.source,
                             progress=lambda i, n: progress("games", i, n))
         print(tbench.table(result))
+    elif args.target in ("review", "live"):
+        from cueref import bench as pbench
+        from cueref.pipeline import MediaError
+        from cueref.table import table_for
+
+        video = args.video or _bench_video()
+        if video is None:
+            return EXIT_BAD_INPUT
+        try:
+            rv = pbench.run_review(video, args.game, table_for(args.table), args.repeats) if args.target == "review" else None
+            lv = pbench.run_live(video, args.game, table_for(args.table)) if args.target == "live" or args.with_live else None
+        except MediaError as e:
+            print(f"cueref bench: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        result = {"review": rv, "live": lv}
+        print(pbench.table(rv, lv))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def _bench_video() -> Path | None:
+    """The default benchmark video: a generated nine-ball game at 1080p60, encoded at CRF 18
+    (~20 Mbit/s: the sensor noise kept, as a camera's recorder keeps it, so decoding costs what
+    it costs on recorded footage; the default CRF 23 makes a 0.4 Mbit/s file that decodes ~4×
+    faster). Made once, kept in out/bench/; the synth extra makes it."""
+    video = Path("out/bench/1080p60/clip.mp4")
+    if video.exists():
+        return video
+    if _synth_module("synth.clip") is None:
+        return None
+    from synth.clip import make_clip
+
+    print("cueref bench: generating the benchmark clip (a 1080p60 nine-ball game, seed 7100) once", file=sys.stderr)
+    make_clip("nine-ball", 4, 7100, video.parent, lag=True, resolution="1080p", fps=60, crf=18)
+    return video
 
 
 def _positive(text: str) -> int:
@@ -603,10 +636,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="measure speed: prints a table, optionally writes JSON",
                        description="Benchmarks (not tests): each prints a table of medians measured in one run.")
-    b.add_argument("target", choices=["synth", "vision", "track"],
+    b.add_argument("target", choices=["synth", "vision", "track", "review", "live"],
                    help="synth: physics per shot, render/encode fps; vision: detection, identification, "
                         "centre error, calibration and fps on held-out synthetic frames; track: events, "
-                        "first contacts, pockets, rulings and tracking on held-out generated games")
+                        "first contacts, pockets, rulings and tracking on held-out generated games; review: "
+                        "review throughput against decoding the same video alone; live: call latency at real time")
     b.add_argument("--source", choices=["sim", "perfect", "vision"], default="sim",
                    help="track: observations from the simulated detector, exact ones, or rendered frames "
                         "through the real detector (slow)")
@@ -614,6 +648,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--clips", type=int, default=6, help="vision: held-out clips")
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--video", type=Path, help="review, live: the video (default: a generated 1080p60 game)")
+    b.add_argument("--game", choices=GAMES, default="nine-ball", help="review, live: its game")
+    b.add_argument("--table", choices=list(TABLES), default="9ft")
+    b.add_argument("--with-live", action="store_true", help="review: also measure live latency (real time)")
     b.add_argument("--json", type=Path, help="also write the result here")
     b.set_defaults(func=_bench)
     return p

@@ -42,56 +42,78 @@ def video_info(path: Path) -> tuple[float, int]:
         cap.release()
 
 
-def decoded(path: Path, start_frame: int = 0, stop_frame: int | None = None, depth: int = 24):
-    """(frame index, media time, BGR image) of a video from `start_frame`, decoded in a thread
-    `depth` frames ahead. A video that ends early because it is corrupt ends the iteration with
-    MediaError naming the frame; what came before it was already yielded."""
-    import cv2
-
-    cap = open_video(path)
-    fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
-    count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-    if start_frame > 0:
-        cap.set(cv2.CAP_PROP_POS_FRAMES, start_frame)
+def threaded(items, depth: int = 24, name: str = "stage"):
+    """Run an iterator in its own thread, `depth` items ahead of the consumer. An exception in it
+    reaches the consumer after the items before it; a consumer that stops early stops it."""
     q: queue.Queue = queue.Queue(maxsize=depth)
     stop = threading.Event()
     END = object()
 
     def work():
-        k = start_frame
         try:
-            while not stop.is_set() and (stop_frame is None or k < stop_frame):
-                ok, img = cap.read()
-                if not ok:
+            for item in items:
+                if stop.is_set():
                     break
-                q.put((k, k / fps, img))
-                k += 1
-            if stop_frame is None and count and k < count - 2 and not stop.is_set():
-                q.put(MediaError(f"{path}: the video ends at frame {k} of the {count} its header announces "
-                                 "(truncated or corrupt)"))
-        except Exception as e:  # noqa: BLE001 - handed to the consumer
-            q.put(e)
+                q.put(item)
+        except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            q.put(_Raised(e))
         finally:
             q.put(END)
 
-    th = threading.Thread(target=work, name="decode", daemon=True)
+    th = threading.Thread(target=work, name=name, daemon=True)
     th.start()
     try:
         while True:
             item = q.get()
             if item is END:
                 break
-            if isinstance(item, Exception):
-                raise item
+            if isinstance(item, _Raised):
+                raise item.error
             yield item
     finally:
         stop.set()
-        while th.is_alive():  # let a decoder blocked on a full queue finish
+        while th.is_alive():  # let a producer blocked on a full queue finish
             try:
                 q.get_nowait()
             except queue.Empty:
                 th.join(0.01)
+
+
+class _Raised:
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def frames_of(path: Path, start_frame: int = 0, stop_frame: int | None = None):
+    """(frame index, media time, BGR image) of a video from `start_frame`, in this thread. A video
+    that ends before the frame count its header announces (truncated, corrupt) raises
+    MediaError naming the frame, after the frames before it."""
+    import cv2
+
+    cap = open_video(path)
+    try:
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        if start_frame > 0:
+            cap.set(cv2.CAP_PROP_POS_FRAMES, start_frame)
+        k = start_frame
+        while stop_frame is None or k < stop_frame:
+            ok, img = cap.read()
+            if not ok:
+                break
+            yield k, k / fps, img
+            k += 1
+        if stop_frame is None and count and k < count - 2:
+            raise MediaError(f"{path}: the video ends at frame {k} of the {count} its header announces "
+                             "(truncated or corrupt)")
+    finally:
         cap.release()
+
+
+def decoded(path: Path, start_frame: int = 0, stop_frame: int | None = None, depth: int = 24):
+    """`frames_of` decoded in a thread `depth` frames ahead."""
+    open_video(path).release()  # a missing or unreadable file is said here, not from the thread
+    return threaded(frames_of(path, start_frame, stop_frame), depth, "decode")
 
 
 class Observer:
@@ -136,3 +158,9 @@ def observed(frames, observer: Observer):
     """(frame, t, observations, image) for each decoded frame."""
     for k, t, img in frames:
         yield k, t, observer(k, t, img), img
+
+
+def observed_threaded(frames, observer: Observer, depth: int = 8):
+    """`observed` in a thread of its own: detection (mostly OpenCV, numpy and onnxruntime, which
+    release the GIL) overlaps with what the consumer does with the observations (tracking)."""
+    return threaded(observed(frames, observer), depth, "detect")

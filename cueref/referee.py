@@ -46,10 +46,22 @@ class Referee:
     declared: dict = field(default_factory=dict)  # for the next shot
     rejected: list[dict] = field(default_factory=list)  # records the game could not take, with why
     notes: list[str] = field(default_factory=list)
+    revision: int = 0  # counts re-rulings: what was saved before one is out of date
 
     def __post_init__(self):
         self._parsed = parse_header(self.header)
         self.state = new_game(self._parsed)
+        self.default_breaker = self.header.get("breaker") or self.header["players"][0]
+
+    def _rebase(self, header: dict) -> None:
+        """The same entries under a changed header, ruled again from the start."""
+        entries = self.entries
+        self.header, self.entries, self.calls = header, [], []
+        self._parsed = parse_header(header)
+        self.state = new_game(self._parsed)
+        for e in entries:
+            self._step(e)
+        self.revision += 1
 
     # --- what comes in ------------------------------------------------------------------------
     def add_record(self, rec: dict) -> Call | None:
@@ -60,11 +72,12 @@ class Referee:
         if rec.get("kind") == "shot":
             if self.declared:
                 rec["declared"] = {**rec.get("declared", {}), **self.declared}
-            if self.state.phase == "lag" and not self.entries and "breaker" not in self.header:
-                # No lag was seen: the first player named breaks (say otherwise with --breaker).
-                self.header = {**self.header, "breaker": self.header["players"][0]}
-                self.__post_init__()
-                self.notes.append(f"no lag was seen before the first shot: {self.header['breaker']} breaks")
+            if self.state.phase == "lag" and "breaker" not in self.header:
+                # No lag was seen (or the last one seen had to be replayed and the replay was
+                # missed): the default breaker breaks, the lags seen stay in the log as ruled.
+                self._rebase({**self.header, "breaker": self.default_breaker})
+                self.notes.append(f"a shot came where a lag was expected (none seen, or the re-lag missed): "
+                                  f"{self.default_breaker} breaks (--breaker says who)")
         try:
             call = self._step(rec)
         except RecordError as e:
@@ -121,6 +134,7 @@ class Referee:
         except RecordError as err:
             raise OperatorError(f"the log would not hold together: {err.field}: {err.message}") from None
         self.entries, self.calls, self.state = fresh.entries, fresh.calls, fresh.state
+        self.revision += 1
         return [c for c, r in zip(self.calls, old) if c.ruling != r] + self.calls[len(old):]
 
     # --- what goes out ------------------------------------------------------------------------
@@ -171,7 +185,7 @@ class GameFiles:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.game = self.folder / "game.jsonl"
         self.rulings = self.folder / "rulings.jsonl"
-        self._written = (0, 0)  # entries, calls on disk
+        self._written = (0, 0, -1)  # entries, calls and the referee's revision on disk
 
     def load(self, header: dict) -> Referee:
         """The referee of the log already in the folder (resuming), or a new one with `header`.
@@ -209,14 +223,14 @@ class GameFiles:
         return ref
 
     def save(self, ref: Referee, rewrite: bool = False) -> None:
-        n_entries, n_calls = self._written
-        if rewrite or n_entries > len(ref.entries) or n_calls > len(ref.calls):
+        n_entries, n_calls, revision = self._written
+        if rewrite or revision != ref.revision:
             self._replace(self.game, [ref.header] + ref.entries)
             self._replace(self.rulings, [c.ruling for c in ref.calls])
         else:
             self._append(self.game, ref.entries[n_entries:])
             self._append(self.rulings, [c.ruling for c in ref.calls[n_calls:]])
-        self._written = (len(ref.entries), len(ref.calls))
+        self._written = (len(ref.entries), len(ref.calls), ref.revision)
 
     @staticmethod
     def _append(path: Path, objs: list[dict]) -> None:

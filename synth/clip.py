@@ -397,13 +397,15 @@ class Scene:
 
 
 def render(tl: Timeline, out_dir: Path, *, resolution: str = "1080p", fps: int = 60, seed: int = 0,
-           progress: Callable[[int, int], None] | None = None, yolo_every: int = 0) -> dict:
+           progress: Callable[[int, int], None] | None = None, yolo_every: int = 0, crf: int = 23) -> dict:
+    """`crf`: the H.264 quality (23, the default, smooths the sensor noise away: a small file;
+    12 keeps it, as a camera's recorder does: a decoder's real load)."""
     width, height = RESOLUTIONS[resolution]
     scene = Scene(tl, width, height, seed, fps)
     out_dir.mkdir(parents=True, exist_ok=True)
     n_frames = int(math.ceil(tl.duration * fps))
     yolo = _Yolo(out_dir / "yolo") if yolo_every else None
-    writer = VideoWriter(out_dir / "clip.mp4", fps, (width, height))
+    writer = VideoWriter(out_dir / "clip.mp4", fps, (width, height), crf=crf)
     frames_f = open(out_dir / "frames.jsonl", "w", encoding="utf-8")
     try:
         for k in range(n_frames):
@@ -578,12 +580,12 @@ def make_scenarios(seed: int, out: Path, *, resolution: str = "1080p", fps: int 
 
 def make_clip(game: str, shots: int, seed: int, out: Path, *, resolution: str = "1080p", fps: int = 60,
               table: str = "9ft", lag: bool = False, yolo_every: int = 0, kinds: dict | None = None,
-              progress: Callable[[str, int, int], None] | None = None) -> dict:
+              progress: Callable[[str, int, int], None] | None = None, crf: int = 23) -> dict:
     """Play, render and write one clip; returns the truth summary."""
     out = Path(out)
     tl = play(game, shots, seed, table_for(table), lag=lag, kinds=kinds,
               progress=(lambda i: progress("simulate", i, shots)) if progress else None)
-    return _write(tl, out, game, seed, resolution, fps, yolo_every, progress)
+    return _write(tl, out, game, seed, resolution, fps, yolo_every, progress, crf)
 
 
 def _frames(s: Segment, fps: int) -> list[int]:
@@ -591,9 +593,9 @@ def _frames(s: Segment, fps: int) -> list[int]:
 
 
 def _write(tl: Timeline, out: Path, game: str, seed: int, resolution: str, fps: int, yolo_every: int,
-           progress) -> dict:
+           progress, crf: int = 23) -> dict:
     meta = render(tl, out, resolution=resolution, fps=fps, seed=seed, yolo_every=yolo_every,
-                  progress=(lambda i, n: progress("render", i, n)) if progress else None)
+                  progress=(lambda i, n: progress("render", i, n)) if progress else None, crf=crf)
     # Evidence: where each record is in the video.
     # Evidence: where each record is in the video, from the last frame before the strike to the
     # first frame after everything stopped.

@@ -102,3 +102,15 @@ def test_not_utf8_exits_2(tmp_path):
 def test_help_describes_the_command():
     res = cueref("adjudicate", "--help")
     assert res.returncode == 0 and "exit status 2" in res.stdout
+
+
+def test_every_command_has_help_that_says_what_it_does():
+    from cueref.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert {"adjudicate", "track", "review", "check", "live"} <= set(sub.choices)
+    for name in sub.choices:
+        res = cueref(name, "--help")
+        assert res.returncode == 0 and "usage: cueref " + name in res.stdout, name
+    assert "--format {html,csv,all}" in cueref("review", "--help").stdout
+    assert "--token" in cueref("live", "--help").stdout and "--at" in cueref("check", "--help").stdout

@@ -203,3 +203,10 @@ def test_a_camera_that_never_comes_back_stops_with_the_game_saved(tmp_path):
     assert "no picture for 0.5 s" in source.status.message and "lost during a shot" in live.error
     rulings = (tmp_path / "live" / "rulings.jsonl").read_text().splitlines()
     assert len(rulings) == 1 and json.loads(rulings[0])["relag"]  # the first lag, ruled before the drop
+
+
+def test_the_page_fetches_nothing_from_elsewhere():
+    from cueref.live import PAGE
+
+    text = PAGE.read_text()
+    assert "http://" not in text and "https://" not in text and "@import" not in text and "src=" not in text

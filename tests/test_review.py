@@ -137,9 +137,34 @@ def test_the_saved_log_survives_a_crash_mid_line_and_resumes(tmp_path):
     again = GameFiles(tmp_path).load(header)
     assert len(again.entries) == 3 and [_gist(c.ruling) for c in again.calls] == [_gist(r) for r in truth[:3]]
     assert len(files.rulings.read_text().splitlines()) == 3
+    # An amendment re-rules the log: both files are rewritten to match.
+    ref.add_record(entries[3])
+    files.save(ref)
+    again.add_record(entries[3])
+    ref.amend(2, declared={"push_out": True})
+    files.save(ref)
+    saved = [json.loads(x) for x in files.rulings.read_text().splitlines()]
+    assert saved == [c.ruling for c in ref.calls] and saved[3]["push_out"]
+    assert json.loads(files.game.read_text().splitlines()[4])["declared"]["push_out"] is True
     other = dict(header, game="ten-ball")
     with pytest.raises(LogError, match="nine-ball"):
         GameFiles(tmp_path).load(other)
+
+
+def test_a_shot_where_a_replayed_lag_was_expected_is_still_ruled_with_the_default_breaker():
+    """The camera saw a re-lag (WPA 1.2) but missed the replay: the game goes on, the lag stays
+    in the log as ruled, the breaker comes from --breaker, and the log still adjudicates."""
+    header, entries, _ = _truth()
+    ref = Referee(dict(header))
+    ref.add_record(entries[0])  # the re-lag
+    call = ref.add_record(entries[2])  # the break; the second lag was not seen
+    assert call is not None and call.ruling["break"] and call.ruling["shooter"] == "A"
+    assert ref.header["breaker"] == "A" and "lag was expected" in ref.notes[0]
+    assert [c.ruling.get("lag") for c in ref.calls] == [True, None]
+    from adjudicate.engine import run
+    from cueref.records import parse_entry as pe
+    h = parse_header(ref.header)
+    assert list(run(h, [pe(e, h) for e in ref.entries]))[1].shooter == "A"
 
 
 def test_doubts_say_the_benefit_of_the_doubt_in_words_only_where_the_times_overlap():

@@ -166,12 +166,19 @@ class ShotReconstructor:
             if len(set(names.values())) != 2:
                 lag = False
         if lag:
-            # Both struck, not set down by hand (a re-lag's balls are placed again).
+            # Both struck, not set down by hand (a re-lag's balls are placed again). Balls set
+            # down and struck without a pause between make one episode: the stroke is the first
+            # motion that is not a placing.
+            strokes = []
             for tr in on_bed_before:
                 ks = [k for k, (a, _) in enumerate(tr.motions) if tr.traw[a] >= w0]
-                if not ks or tr.jumped[ks[0]] or self._abrupt_stop(tr, ks[0], tracks):
+                # (A ball carried by hand is seen to jump or to stop dead; a lag stroke does neither.)
+                k = next((k for k in ks if not tr.jumped[k] and not self._abrupt_stop(tr, k, tracks)), None)
+                if k is None:
                     self.skipped.append({"t": ep.start_t, "why": "the lag balls were placed by hand: not a lag"})
                     return None
+                strokes.append(tr.traw[tr.motions[k][0]])
+            w0 = max(w0, min(strokes) - 0.1)
         if not lag:
             names = self._assign_names(tracks, t_end)
         if not lag:

@@ -59,7 +59,9 @@ class BallDetector:
         yy, xx = np.mgrid[0:SIZE, 0:SIZE] - (SIZE - 1) / 2
         self._disc = np.hypot(xx, yy) <= 0.8 / HALF * SIZE / 2
         rg = int(np.ceil(1.3 * self.locator.r)) + 1
-        self._grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rg + 1, 2 * rg + 1))
+        # A square, not a disc: OpenCV dilates by a rectangle in two cheap 1-D passes (a tenth of
+        # the time), and a slightly larger region costs little.
+        self._grow = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * rg + 1, 2 * rg + 1))
         self.reset()
 
     def reset(self) -> None:

@@ -1,0 +1,88 @@
+"""Product benchmarks: review throughput against decoding alone, and live call latency.
+
+`review`: the same video decoded alone (OpenCV's FFmpeg, every frame to a BGR picture, the
+review's own first step) and reviewed end to end (decode, detect, track, rule, write the
+log, the key frames and the report), alternated `repeats` times in one run; medians and their
+ratio. `live`: the video played at real time through the live referee (no browser); per call,
+the wall time from the balls stopping (the record's `stop`) to the call.
+"""
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from cueref.pipeline import open_video, video_info
+
+
+def decode_fps(video: Path) -> tuple[float, int]:
+    cap = open_video(video)
+    n = 0
+    t = time.perf_counter()
+    try:
+        while True:
+            ok, _ = cap.read()
+            if not ok:
+                break
+            n += 1
+    finally:
+        cap.release()
+    return n / (time.perf_counter() - t), n
+
+
+def run_review(video: Path, game: str, table, repeats: int = 3) -> dict:
+    from cueref.review import review
+
+    dec, rev, calls = [], [], 0
+    frames = 0
+    for _ in range(repeats):
+        fps, frames = decode_fps(video)
+        dec.append(fps)
+        with tempfile.TemporaryDirectory() as d:
+            t = time.perf_counter()
+            res = review(video, game, table, Path(d) / "out")
+            rev.append(res.frames / (time.perf_counter() - t))
+            calls = len(res.referee.calls)
+    fps_media, _ = video_info(video)
+    d, r = statistics.median(dec), statistics.median(rev)
+    return {"video": str(video), "frames": frames, "media_fps": fps_media, "repeats": repeats,
+            "decode_fps": round(d, 1), "review_fps": round(r, 1), "ratio": round(r / d, 3),
+            "x_real_time": round(r / fps_media, 2), "calls": calls,
+            "decode_runs": [round(x, 1) for x in dec], "review_runs": [round(x, 1) for x in rev]}
+
+
+def run_live(video: Path, game: str, table, speed: float = 1.0) -> dict:
+    import threading
+
+    from cueref.live import LiveReferee, LiveSource
+
+    with tempfile.TemporaryDirectory() as d:
+        source = LiveSource(str(video), speed=speed)
+        live = LiveReferee(source, game, table, Path(d) / "live")
+        source.start()
+        th = threading.Thread(target=live.run, daemon=True)
+        t = time.perf_counter()
+        th.start()
+        live.done.wait()
+        wall = time.perf_counter() - t
+    lat = live.latencies
+    return {"video": str(video), "speed": speed, "calls": len(lat), "wall_s": round(wall, 1),
+            "latency_median_s": round(statistics.median(lat), 3) if lat else None,
+            "latency_max_s": round(max(lat), 3) if lat else None, "latencies_s": lat,
+            "frames_skipped": source.status.skipped}
+
+
+def table(review: dict | None, live: dict | None) -> str:
+    rows = []
+    if review:
+        rows += ["| video | frames | decode alone fps | review fps | review / decode | × real time | calls |",
+                 "|---|---|---|---|---|---|---|",
+                 f"| {Path(review['video']).name} ({review['media_fps']:g} fps) | {review['frames']} | "
+                 f"{review['decode_fps']} | {review['review_fps']} | {review['ratio'] * 100:.1f} % | "
+                 f"{review['x_real_time']} | {review['calls']} |"]
+    if live:
+        rows += ["", "| live source | calls | latency median | latency max | frames skipped |", "|---|---|---|---|---|",
+                 f"| {Path(live['video']).name} at {live['speed']:g}× | {live['calls']} | "
+                 f"{live['latency_median_s']} s | {live['latency_max_s']} s | {live['frames_skipped']} |"]
+    return "\n".join(rows)
