@@ -71,7 +71,7 @@ def _synth(args) -> int:
     if args.scenarios:
         truth = make_scenarios(args.seed, args.out, **kw)
     else:
-        truth = make_clip(args.game, args.shots, args.seed, args.out, lag=args.lag, **kw)
+        truth = make_clip(args.game, args.shots, args.seed, args.out, lag=args.lag, crf=args.crf, **kw)
     kinds = {}
     for s in truth["shots"]:
         kinds[s["kind"]] = kinds.get(s["kind"], 0) + 1
@@ -279,7 +279,7 @@ def _live(args) -> int:
 
     players = _players(args.players)
     if players is None or (args.breaker and args.breaker not in players):
-        print(f"cueref live: --players needs two different names and --breaker one of them", file=sys.stderr)
+        print("cueref live: --players needs two different names and --breaker one of them", file=sys.stderr)
         return EXIT_BAD_INPUT
     out = args.out or Path("live")
     try:
@@ -480,6 +480,18 @@ def _media_args(p: argparse.ArgumentParser) -> None:
                         "wait by the head string; else the image's left/top end)")
 
 
+def _match_args(p: argparse.ArgumentParser, breaker: bool = True) -> None:
+    """What review, check and live need to know of the match and the camera."""
+    p.add_argument("--game", choices=GAMES, required=True)
+    p.add_argument("--table", choices=list(TABLES), default="9ft")
+    p.add_argument("--players", default="A,B", help="the two players, comma-separated (the lag's left ball first)")
+    if breaker:
+        p.add_argument("--breaker", help="who breaks when no lag is seen (default: the first player)")
+    p.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
+    p.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
+                   help="the image side the head cushion is on (auto: found from the first frame)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cueref", description="A computer-vision referee for pool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -512,6 +524,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of a game: one staged shot of every scenario type (fouls, jumps, lags...)")
     g.add_argument("--yolo-every", type=int, default=0, metavar="N",
                    help="export every Nth frame as a YOLO image + labels, and ball crops")
+    g.add_argument("--crf", type=int, default=23, help="H.264 quality: 23 smooths the sensor noise away (small "
+                                                       "files); 18 keeps it, ~20 Mbit/s at 1080p60, as a camera's "
+                                                       "recorder does")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_synth)
 
@@ -561,16 +576,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "after an interruption: finished shots are kept and the video resumes after "
                                    "the last one.")
     r.add_argument("video", type=Path, metavar="VIDEO")
-    r.add_argument("--game", choices=GAMES, required=True)
-    r.add_argument("--table", choices=list(TABLES), default="9ft")
-    r.add_argument("--players", default="A,B", help="the two players, comma-separated (the lag's left ball first)")
-    r.add_argument("--breaker", help="who breaks when the video shows no lag (default: the first player)")
+    _match_args(r)
     r.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: review/<video name>)")
     r.add_argument("--format", choices=["html", "csv", "all"], default="html",
                    help="the report: HTML (default), CSV for spreadsheets, or both")
-    r.add_argument("--calibration", type=Path, help="a saved or manual calibration instead of finding the table")
-    r.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto",
-                   help="the image side the head cushion is on (auto: found from the first frame)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_review)
 
@@ -582,14 +591,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(WPA Reg 25, 3.2) where the measurements cannot separate two events. "
                                     "Writes DIR/check.html, DIR/check.json and DIR/frames/.")
     ch.add_argument("video", type=Path, metavar="VIDEO")
-    ch.add_argument("--game", choices=GAMES, required=True)
+    _match_args(ch, breaker=False)
     ch.add_argument("--at", metavar="TIME", help="media time of the shot: 12:31, 1:02:03 or seconds")
     ch.add_argument("--log", type=Path, help="the game log so far (a review's game.jsonl): who shoots, the "
                                              "legal ball, ball in hand; its folder's calibration is used too")
-    ch.add_argument("--table", choices=list(TABLES), default="9ft")
-    ch.add_argument("--players", default="A,B")
-    ch.add_argument("--calibration", type=Path)
-    ch.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
     ch.add_argument("--out", type=Path, metavar="DIR", help="evidence folder (default: check/<video>-<time>)")
     ch.add_argument("--json", action="store_true", help="print the opinion as one JSON object")
     ch.set_defaults(func=_check)
@@ -603,18 +608,13 @@ def build_parser() -> argparse.ArgumentParser:
                                     "pocket, push out, safety, extension, the incoming player's choices, an "
                                     "override with a reason. Reconnects when the stream drops.")
     lv.add_argument("--source", required=True, help="camera index (0), a stream URL (rtsp://…, http://…) or a video file")
-    lv.add_argument("--game", choices=GAMES, required=True)
-    lv.add_argument("--table", choices=list(TABLES), default="9ft")
-    lv.add_argument("--players", default="A,B")
-    lv.add_argument("--breaker", help="who breaks when no lag is played (default: the first player)")
+    _match_args(lv)
     lv.add_argument("--out", type=Path, help="folder for the game log (default: ./live)")
     lv.add_argument("--host", default="127.0.0.1", help="address to serve on (default localhost only)")
     lv.add_argument("--port", type=int, default=8080, help="port (0: any free one)")
     lv.add_argument("--token", help="operator token (made up and printed when --host is not loopback)")
     lv.add_argument("--speed", type=float, default=1.0, help="a file source: play at this multiple of real time")
     lv.add_argument("--reconnect-s", type=float, default=300.0, help="give up after this long without a picture")
-    lv.add_argument("--calibration", type=Path)
-    lv.add_argument("--head", choices=["auto", "left", "right", "top", "bottom"], default="auto")
     lv.add_argument("--exit-at-end", action="store_true", help="stop when the source ends (a file), instead of "
                                                                 "serving the page until Ctrl-C")
     lv.set_defaults(func=_live)

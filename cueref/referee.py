@@ -150,11 +150,17 @@ class Referee:
         return {"decider": p.decider, "options": list(p.options), "default": p.default, "reason": p.reason}
 
     def scoreboard(self) -> dict:
+        """Score and who is at the table next, and how (with a choice open: as its default
+        would have it, which is what happens unless the decider says otherwise)."""
         st = self.state
+        shooter, cue_ball = st.shooter, st.cue_ball
+        if st.pending is not None:
+            eff = st.pending.effects[st.pending.default]
+            shooter, cue_ball = eff.shooter, eff.cue_ball
         return {"game": self.header["game"], "players": list(self.header["players"]),
                 "score": dict(st.score), "racks": dict(st.racks), "rack": st.rack,
-                "shooter": st.shooter, "cue_ball": st.cue_ball, "shots": len([c for c in self.calls
-                                                                             if not c.ruling.get("lag")])}
+                "shooter": shooter, "cue_ball": cue_ball,
+                "shots": len([c for c in self.calls if not c.ruling.get("lag")])}
 
     # --- inside ---------------------------------------------------------------------------------
     def _step(self, entry: dict) -> Call | None:

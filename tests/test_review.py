@@ -89,8 +89,10 @@ def test_a_decision_nobody_was_offered_is_refused_with_the_options():
         ref.decide("accept_table")
     with pytest.raises(OperatorError, match="B's to make"):
         ref.decide("pass", "A")
+    # Until B chooses, the board shows the default: B breaks from the kitchen.
+    assert ref.scoreboard()["shooter"] == "B" and ref.scoreboard()["cue_ball"] == "in_hand_kitchen"
     ref.decide("pass", "B")
-    assert ref.state.shooter == "A"
+    assert ref.state.shooter == "A" and ref.scoreboard()["shooter"] == "A"
     with pytest.raises(OperatorError):
         ref.declare(called={"ball": "cue"})  # the cue ball cannot be called
     with pytest.raises(OperatorError):
