@@ -31,6 +31,11 @@ from cueref.table import Table
 # t* - 0.4 frame or after t* + 0.6 frame. Fits on each side of a contact use clean samples only.
 PRE_GUARD = 0.45
 POST_GUARD = 0.65
+# A ball "disturbed" that ends the shot within this of where it rested did not measurably move:
+# its motion was the detector's (a hand or the cue over it, a pocket's shadow on its rim), and
+# Reg 25 gives the shooter the benefit of the doubt. A touched ball in the generated shots moves
+# 20-60 mm.
+DISTURB_MIN_MM = 5.0
 
 
 @dataclass
@@ -286,7 +291,11 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 continue  # it had only slowed below the rest test: the same roll going on
             elif strikes and t_on >= min(v[0] for v in strikes.values()) - dt:
                 # Before the strike a ball still settling belongs to the last shot.
-                events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})
+                # Where it ends the shot (a ball seen to leap and come back to its spot was
+                # mis-measured for a while, not moved).
+                end = p.xy[-1] if not p.ended else p.xy[p.motions[k][1] if p.motions[k][1] is not None else -1]
+                if float(np.hypot(*(np.asarray(end) - np.asarray(pos)))) >= DISTURB_MIN_MM:
+                    events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})
             continue
         for q, q_on in partners:
             t_c, e_c = t_on, err
