@@ -100,62 +100,48 @@ def _calibrate(args) -> int:
 
 
 def _read_frames(path: Path, every: int = 1, start: float = 0.0):
-    """(index, media time, BGR frame) of an image or a video from `start` seconds; raises
+    """(index, media time, BGR frame) of an image, or of a video from `start` seconds; raises
     ValueError naming the file when it is not one."""
     import cv2
 
-    if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
+    from cueref.pipeline import IMAGE_SUFFIXES, MediaError, frames_of, video_info
+
+    if path.suffix.lower() in IMAGE_SUFFIXES:
         img = cv2.imread(str(path))
         if img is None:
             raise ValueError(f"cannot read an image from {path}")
         yield 0, 0.0, img
         return
-    cap = cv2.VideoCapture(str(path))
-    if not cap.isOpened():
-        raise ValueError(f"cannot read an image from {path} (missing, or not an image or video)")
-    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    k = 0
-    if start > 0:
-        cap.set(cv2.CAP_PROP_POS_FRAMES, int(round(start * fps)))
-        k = int(round(start * fps))
     try:
-        while True:
-            ok, img = cap.read()
-            if not ok:
-                break
-            if k % every == 0:
-                yield k, k / fps, img
-            k += 1
-    finally:
-        cap.release()
-    if k == 0:
+        fps, _ = video_info(path)
+    except MediaError:
+        raise ValueError(f"cannot read an image from {path} (missing, or not an image or video)") from None
+    n = 0
+    for k, t, img in frames_of(path, int(round(start * fps))):
+        if k % every == 0:
+            n += 1
+            yield k, t, img
+    if n == 0:
         raise ValueError(f"cannot read an image from {path}: no frame could be decoded (corrupt or empty video)")
 
 
 def _detect(args) -> int:
+    from cueref.pipeline import Observer
     from cueref.table import table_for
-    from vision.calibrate import Calibration, CalibrationError, auto
-    from vision.detect import BallDetector
-    from vision.identify import ModelMissing
 
-    table = table_for(args.table)
-    det = None
+    observer = Observer(table_for(args.table), game=args.game, calibration=args.calibration, head=args.head)
+    saved = not args.save_calibration
     try:
         for k, t, img in _read_frames(args.media, args.every):
-            if det is None:
-                cal = Calibration.load(args.calibration) if args.calibration else auto(img, table, head=args.head)
-                size = (cal.camera.width, cal.camera.height)
-                if size != (img.shape[1], img.shape[0]):
-                    raise ValueError(f"{args.media}: frames are {img.shape[1]}x{img.shape[0]} but the calibration "
-                                     f"is for {size[0]}x{size[1]}")
-                if args.save_calibration:
-                    cal.save(args.save_calibration)
-                det = BallDetector(cal, game=args.game)
-            for obs in det.observe(img, k, t):
+            observations = observer(k, t, img)
+            if not saved:
+                observer.cal.save(args.save_calibration)
+                saved = True
+            for obs in observations:
                 sys.stdout.write(json.dumps(obs.to_dict()) + "\n")
             sys.stdout.flush()
-    except (ValueError, CalibrationError, ModelMissing) as e:
-        print(f"cueref detect: {e}", file=sys.stderr)
+    except ValueError as e:
+        print(f"cueref detect: {args.media}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0
 
@@ -174,8 +160,11 @@ def _track(args) -> int:
             f = open(args.media, encoding="utf-8")
             frames = read_observations(f, name)
         else:
-            fps = args.fps or _video_fps(args.media)
-            frames = _detected_frames(args, table)
+            from cueref.pipeline import Observer, decoded, observed, video_info
+
+            fps = args.fps or video_info(args.media)[0]
+            observer = Observer(table, game=args.game, calibration=args.calibration, head=args.head)
+            frames = ((k, t, obs) for k, t, obs, _ in observed(decoded(args.media), observer))
         if args.game:
             out.write(json.dumps(new_header(args.game, table, players=args.players.split(","))) + "\n")
         for rec in reconstruct(frames, table, fps, video=args.media.name):
@@ -330,34 +319,6 @@ def _live(args) -> int:
 def _players(text: str) -> tuple[str, str] | None:
     names = tuple(x.strip() for x in text.split(","))
     return names if len(names) == 2 and all(names) and names[0] != names[1] else None
-
-
-def _video_fps(path: Path) -> float:
-    import cv2
-
-    cap = cv2.VideoCapture(str(path))
-    try:
-        return float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
-    finally:
-        cap.release()
-
-
-def _detected_frames(args, table):
-    """(frame, t, observations) of a video through the detector, calibrating on the first frame
-    unless a calibration is given."""
-    from vision.calibrate import Calibration, CalibrationError, auto
-    from vision.detect import BallDetector
-    from vision.identify import ModelMissing
-
-    det = None
-    for k, t, img in _read_frames(args.media):
-        if det is None:
-            try:
-                cal = Calibration.load(args.calibration) if args.calibration else auto(img, table, head=args.head)
-                det = BallDetector(cal, game=args.game)
-            except (CalibrationError, ModelMissing) as e:
-                raise ValueError(str(e)) from None
-        yield k, t, det.observe(img, k, t)
 
 
 def _train(args) -> int:

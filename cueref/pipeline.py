@@ -137,7 +137,9 @@ class Observer:
 
         try:
             cal = Calibration.load(self.calibration) if self.calibration else auto(img, self.table, head=self.head)
-        except (CalibrationError, ModelMissing, OSError) as e:
+        except (CalibrationError, ModelMissing, OSError, KeyError, TypeError) as e:
+            if self.calibration:
+                raise MediaError(str(e) if str(self.calibration) in str(e) else f"calibration {self.calibration}: {e}") from None
             raise MediaError(f"the table was not found: {e}") from None
         size = (cal.camera.width, cal.camera.height)
         if size != (img.shape[1], img.shape[0]):
@@ -155,9 +157,16 @@ class Observer:
 
 
 def observed(frames, observer: Observer):
-    """(frame, t, observations, image) for each decoded frame."""
-    for k, t, img in frames:
-        yield k, t, observer(k, t, img), img
+    """(frame, t, observations, image) for each decoded frame. However this ends (an error, the
+    consumer stopping), the frames' source is closed with it: a decoder thread is not left
+    blocked behind a full queue."""
+    try:
+        for k, t, img in frames:
+            yield k, t, observer(k, t, img), img
+    finally:
+        close = getattr(frames, "close", None)
+        if close is not None:
+            close()
 
 
 def observed_threaded(frames, observer: Observer, depth: int = 8):

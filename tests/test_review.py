@@ -287,6 +287,10 @@ def test_review_of_bad_input_names_what_was_wrong(tmp_path):
     assert r.returncode == 2 and "no such file" in r.stderr
     r = _run("review", SAMPLE / "clip.mp4", "--game", "nine-ball", "--players", "A,A")
     assert r.returncode == 2 and "--players" in r.stderr
+    cal = tmp_path / "cal.json"
+    cal.write_text('{"image_size": [1280, 720]}')
+    r = _run("review", SAMPLE / "clip.mp4", "--game", "nine-ball", "--calibration", cal, "--out", tmp_path / "c")
+    assert r.returncode == 2 and "cal.json" in r.stderr and "corners_px" in r.stderr and "FATAL" not in r.stderr
 
 
 def test_a_truncated_video_keeps_everything_ruled_before_the_cut(tmp_path):
