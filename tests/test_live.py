@@ -129,6 +129,19 @@ def test_control_actions_need_the_token_and_bad_requests_say_why(tmp_path):
         assert e.value.code == 400
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as r:
             assert json.loads(r.read())["declared"] == {"safety": True}  # reading needs no token
+        # The referee overrides a call (WPA 1.11): it reaches the adjudicator through the log.
+        truth = [json.loads(x) for x in (ROOT / "datasets/sample/game.jsonl").read_text().splitlines()][1:]
+        _post(port, "declare", {"safety": None}, "tok")
+        live._take([e for e in truth if e["kind"] != "decision"][:3])  # two lags, B's break
+        assert live.state()["last_call"]["ruling"]["legal"]
+        code, st = _post(port, "override", {"foul": "double_hit", "reason": "the tip touched twice"}, "tok")
+        assert code == 200 and not st["last_call"]["ruling"]["legal"]
+        foul = st["last_call"]["ruling"]["fouls"][0]
+        assert foul["code"] == "double_hit" and foul["rule"] == "WPA 3.7" and "touched twice" in foul["why"]
+        saved = [json.loads(x) for x in (tmp_path / "l" / "game.jsonl").read_text().splitlines()]
+        assert saved[-1]["override"] == {"foul": "double_hit", "reason": "the tip touched twice"}
+        code, err = _post(port, "override", {"foul": "double_hit", "reason": " "}, "tok")
+        assert code == 409 and "reason" in err["error"]
     finally:
         server.shutdown()
     # Reachable from other machines: a token is always set.
