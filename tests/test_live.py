@@ -223,3 +223,50 @@ def test_the_page_fetches_nothing_from_elsewhere():
 
     text = PAGE.read_text()
     assert "http://" not in text and "https://" not in text and "@import" not in text and "src=" not in text
+
+
+def test_a_real_http_stream_that_drops_is_reopened_and_frames_keep_coming(tmp_path):
+    """Over the network, as a camera's stream arrives: MPEG-TS over HTTP from a local server that
+    cuts the connection part way; the source reopens the URL and the pictures go on. When the
+    server has nothing more, the source gives up after --reconnect-s and says so."""
+    ffmpeg = pytest.importorskip("imageio_ffmpeg", reason="the synth extra's ffmpeg makes the stream").get_ffmpeg_exe()
+    import subprocess
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    ts = tmp_path / "live.ts"
+    subprocess.run([ffmpeg, "-y", "-loglevel", "error", "-t", "8", "-i", str(CLIP), "-c:v", "libx264", "-preset",
+                    "ultrafast", "-g", "15", "-f", "mpegts", str(ts)], check=True)
+    data = ts.read_bytes()
+    cut = (len(data) * 45 // 100) // 188 * 188  # whole transport packets
+    served = []
+
+    class Stream(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            served.append(self.path)
+            if len(served) > 2:
+                self.send_error(404)  # the camera is gone
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "video/mp2t")
+            self.end_headers()
+            part = data[:cut] if len(served) == 1 else data[cut:]
+            try:
+                self.wfile.write(part)  # then the connection closes: the stream dropped
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Stream)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        src = LiveSource(f"http://127.0.0.1:{srv.server_address[1]}/live.ts", retry_s=0.2, reconnect_s=1.0)
+        assert not src.is_file
+        src.start()
+        frames = [k for k, t, img in src.frames()]
+    finally:
+        srv.shutdown()
+    assert len(served) >= 3 and src.status.drops >= 1
+    assert frames == list(range(len(frames))) and len(frames) > 150  # both halves arrived, numbered on
+    assert src.status.lost and "no picture for 1 s" in src.status.message
