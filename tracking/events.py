@@ -294,7 +294,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 # Where it ends the shot (a ball seen to leap and come back to its spot was
                 # mis-measured for a while, not moved).
                 end = p.xy[-1] if not p.ended else p.xy[p.motions[k][1] if p.motions[k][1] is not None else -1]
-                if float(np.hypot(*(np.asarray(end) - np.asarray(pos)))) >= DISTURB_MIN_MM:
+                if float(np.hypot(*(np.asarray(end) - np.asarray(pos)))) >= DISTURB_MIN_MM and \
+                        _travels(p, k):
                     events.append({"t": t_on, "type": "disturbed", "ball": p.name, "t_err": err})
             continue
         for q, q_on in partners:
@@ -569,6 +570,18 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
         if float(push @ n) < -0.2 and float(post.v @ n) > -0.2 * float(np.hypot(*post.v)):
             return {"t": t_c + 0.5 * e_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": max(e_c, 0.5 * dt)}
     return None
+
+
+def _travels(p: Path, k: int) -> bool:
+    """Motion k is a ball travelling (its centre steps on over several frames), not one jump of
+    the measurement (a re-fit of a ball half hidden by an arm, or at a pocket's dark mouth) that
+    then sits still: a touched ball slides for a fifth of a second or more."""
+    a, b = p.motions[k]
+    xy = p.xy[a:(b + 1 if b is not None else len(p.xy))]
+    if len(xy) < 2:
+        return False
+    steps = np.hypot(*np.diff(xy, axis=0).T)
+    return int(np.count_nonzero(steps > 1.5)) >= 3
 
 
 def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:
