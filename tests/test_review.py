@@ -334,3 +334,28 @@ def test_check_gives_the_shot_at_a_time_with_its_evidence(tmp_path, reviewed):
     assert (out / contact["picture"]).exists() and (out / "check.html").exists()
     r = _run("check", SAMPLE / "clip.mp4", "--game", "nine-ball", "--at", "12:75")
     assert r.returncode == 2 and "--at" in r.stderr
+
+
+def test_check_on_video_of_two_contacts_too_close_to_order_gives_the_benefit_of_the_doubt(tmp_path):
+    """The staged near-simultaneous first contact (the cue ball meets the frozen 3 and 5 together),
+    rendered at 1080p60: from the video alone, both contacts are measured, their times overlap
+    within the uncertainty, the opinion says so in words, and the shot is legal (WPA 3.2, Reg 25),
+    as the ground truth rules it."""
+    pytest.importorskip("pooltool", reason="the synth extra renders the scenario")
+    from synth.clip import make_scenarios
+
+    make_scenarios(7, tmp_path, resolution="1080p", fps=60, only=["simultaneous-first-contact"])
+    clip = tmp_path / "simultaneous-first-contact"
+    truth = [json.loads(x) for x in (clip / "rulings.jsonl").read_text().splitlines()]
+    shot = [json.loads(x) for x in (clip / "game.jsonl").read_text().splitlines()][1]
+    r = _run("check", clip / "clip.mp4", "--game", "nine-ball", "--out", tmp_path / "ck", "--json")
+    assert r.returncode == 0, r.stderr
+    op = json.loads(r.stdout)
+    assert op["ruling"]["legal"] and truth[0]["legal"]
+    hits = [ev["event"] for ev in op["evidence"] if ev["event"]["type"] == "collision" and "cue" in ev["event"]["balls"]]
+    assert {b for e in hits[:2] for b in e["balls"]} == {"cue", "3", "5"}
+    true_t = shot["t0"] + next(e["t"] for e in shot["events"] if e["type"] == "collision")
+    for e in hits[:2]:
+        assert abs(op["record"]["t0"] + e["t"] - true_t) <= e["t_err"] + 0.002  # the interval covers the truth
+    assert len(op["benefit_of_the_doubt"]) == 1 and "cannot be told" in op["benefit_of_the_doubt"][0]
+    assert (tmp_path / "ck" / "check.html").read_text().count("Benefit of the doubt") == 1
