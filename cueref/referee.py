@@ -153,13 +153,13 @@ class Referee:
         """Score and who is at the table next, and how (with a choice open: as its default
         would have it, which is what happens unless the decider says otherwise)."""
         st = self.state
-        shooter, cue_ball = st.shooter, st.cue_ball
+        shooter, cue_ball, push = st.shooter, st.cue_ball, st.push_out_allowed
         if st.pending is not None:
             eff = st.pending.effects[st.pending.default]
-            shooter, cue_ball = eff.shooter, eff.cue_ball
+            shooter, cue_ball, push = eff.shooter, eff.cue_ball, eff.push_out_allowed
         return {"game": self.header["game"], "players": list(self.header["players"]),
                 "score": dict(st.score), "racks": dict(st.racks), "rack": st.rack,
-                "shooter": shooter, "cue_ball": cue_ball,
+                "shooter": shooter, "cue_ball": cue_ball, "push_out_allowed": push,
                 "shots": len([c for c in self.calls if not c.ruling.get("lag")])}
 
     # --- inside ---------------------------------------------------------------------------------

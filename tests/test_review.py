@@ -58,6 +58,7 @@ def test_a_push_out_declared_by_the_operator_and_the_choice_after_it_rule_as_the
             e["declared"] = {"break": True}
         ref.add_record(e)
     assert [_gist(c.ruling) for c in ref.calls] == [_gist(r) for r in truth]
+    assert ref.scoreboard()["push_out_allowed"] is False  # only on the shot after the break (5.4)
     logged = [e for e in ref.entries if e["kind"] == "decision"]
     assert logged and logged[0]["choice"] == "pass"
     assert next(e for e in ref.entries if e["kind"] == "shot" and e["t0"] == 34.7844)["declared"]["push_out"] is True
@@ -67,7 +68,9 @@ def test_a_push_out_declared_late_re_rules_the_shot_and_opens_the_opponents_choi
     header, entries, truth = _truth()
     ref = Referee(header)
     shots = [e for e in entries if e["kind"] != "decision"]
-    for e in shots[:4]:  # two lags, the break, the push out shot (its declaration left out)
+    for i, e in enumerate(shots[:4]):  # two lags, the break, the push out shot (its declaration left out)
+        if i == 3:
+            assert ref.scoreboard()["push_out_allowed"]  # after a legal break (WPA 5.4)
         e = {k: v for k, v in e.items() if k != "declared"}
         ref.add_record(e)
     r = ref.last.ruling
