@@ -78,8 +78,7 @@ def context_referee(game: str, table: Table, players, log: Path | None, before_t
     for e in lines[1:]:
         if e.get("kind") in ("lag", "shot") and e["t0"] >= before_t - 0.5:
             break
-        parse_entry(e, ref._parsed)
-        ref._step(e)
+        ref.take(e)
         taken += 1
     return ref, f"the game so far from {log} ({taken} entries before this shot)"
 
@@ -140,7 +139,7 @@ def second_opinion(video: Path, game: str, table: Table, at: float | None = None
     call = ref.add_record(rec)
     if call is None:
         raise MediaError(f"the {rec['kind']} at {clock(rec['t0'])} cannot be ruled here: {ref.rejected[-1]['why']}")
-    said = doubts(rec, ref._parsed) if rec["kind"] == "shot" else []
+    said = doubts(rec, ref.parsed) if rec["kind"] == "shot" else []
     op = Opinion(rec, call.ruling, call.text, context, said)
     shown = [e for e in rec["events"] if e["type"] in SHOWN][:12]
     for e in shown:

@@ -49,18 +49,18 @@ class Referee:
     revision: int = 0  # counts re-rulings: what was saved before one is out of date
 
     def __post_init__(self):
-        self._parsed = parse_header(self.header)
-        self.state = new_game(self._parsed)
+        self.parsed = parse_header(self.header)
+        self.state = new_game(self.parsed)
         self.default_breaker = self.header.get("breaker") or self.header["players"][0]
 
     def _rebase(self, header: dict) -> None:
         """The same entries under a changed header, ruled again from the start."""
         entries = self.entries
         self.header, self.entries, self.calls = header, [], []
-        self._parsed = parse_header(header)
-        self.state = new_game(self._parsed)
+        self.parsed = parse_header(header)
+        self.state = new_game(self.parsed)
         for e in entries:
-            self._step(e)
+            self.take(e)
         self.revision += 1
 
     # --- what comes in ------------------------------------------------------------------------
@@ -79,7 +79,7 @@ class Referee:
                 self.notes.append(f"a shot came where a lag was expected (none seen, or the re-lag missed): "
                                   f"{self.default_breaker} breaks (--breaker says who)")
         try:
-            call = self._step(rec)
+            call = self.take(rec)
         except RecordError as e:
             self.rejected.append({"record": rec, "why": f"{e.field}: {e.message}" if e.field else e.message})
             return None
@@ -107,7 +107,7 @@ class Referee:
         if player:
             entry["player"] = player
         try:
-            self._step(entry)
+            self.take(entry)
         except RecordError as e:
             raise OperatorError(e.message) from None
 
@@ -130,7 +130,7 @@ class Referee:
         fresh = Referee(self.header)
         try:
             for x in entries:
-                fresh._step(x)
+                fresh.take(x)
         except RecordError as err:
             raise OperatorError(f"the log would not hold together: {err.field}: {err.message}") from None
         self.entries, self.calls, self.state = fresh.entries, fresh.calls, fresh.state
@@ -162,9 +162,11 @@ class Referee:
                 "shooter": shooter, "cue_ball": cue_ball, "push_out_allowed": push,
                 "shots": len([c for c in self.calls if not c.ruling.get("lag")])}
 
-    # --- inside ---------------------------------------------------------------------------------
-    def _step(self, entry: dict) -> Call | None:
-        parsed = parse_entry(entry, self._parsed)
+    # --- ruling --------------------------------------------------------------------------------
+    def take(self, entry: dict) -> Call | None:
+        """Rule one entry exactly as given (a logged lag, shot or decision): no declarations
+        added, errors raised (RecordError). `add_record` is the forgiving way in for tracking."""
+        parsed = parse_entry(entry, self.parsed)
         ruling, self.state = step(self.state, parsed, line=len(self.entries) + 2)
         self.entries.append(entry)
         if ruling is None:
@@ -177,7 +179,7 @@ class Referee:
         probe = {"kind": "shot", "t0": 0.0, "before": {"cue": [100.0, 100.0]}, "after": {"cue": [100.0, 100.0]},
                  "events": [], "declared": declared}
         try:
-            parse_entry(probe, self._parsed)
+            parse_entry(probe, self.parsed)
         except RecordError as e:
             raise OperatorError(f"{e.field}: {e.message}") from None
 
@@ -222,7 +224,7 @@ class GameFiles:
                     break  # the last line, cut short by a crash
                 raise LogError(n, "", "not JSON") from None
             try:
-                ref._step(entry)
+                ref.take(entry)
             except RecordError as e:
                 raise LogError(n, e.field, e.message) from None
         self.save(ref, rewrite=True)
