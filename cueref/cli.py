@@ -291,6 +291,7 @@ def _live(args) -> int:
     worker = threading.Thread(target=live.run, name="referee", daemon=True)
     worker.start()
     shown = len(live.referee.calls)
+    said = ""
     try:
         while True:
             with live.changed:
@@ -300,6 +301,9 @@ def _live(args) -> int:
                 shown = len(live.referee.calls)
             for c in calls:
                 print(c.text, flush=True)
+            if source.status.message != said:  # the stream's state: dropped, reconnected, ended
+                said = source.status.message
+                print(f"cueref live: {said}", file=sys.stderr, flush=True)
             if live.done.is_set() and args.exit_at_end:
                 break
     except KeyboardInterrupt:
@@ -312,7 +316,8 @@ def _live(args) -> int:
               f"{median(live.latencies):.2f} s, max {max(live.latencies):.2f} s", file=sys.stderr)
     if live.error:
         print(f"cueref live: {live.error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if live.error or source.status.lost:
+        return EXIT_BAD_INPUT  # the calls made before it are in the log
     return 0
 
 

@@ -114,3 +114,10 @@ def test_every_command_has_help_that_says_what_it_does():
         assert res.returncode == 0 and "usage: cueref " + name in res.stdout, name
     assert "--format {html,csv,all}" in cueref("review", "--help").stdout
     assert "--token" in cueref("live", "--help").stdout and "--at" in cueref("check", "--help").stdout
+
+
+def test_live_with_a_camera_that_is_not_there_says_so_and_exits_2(tmp_path):
+    res = cueref("live", "--source", "9", "--game", "nine-ball", "--out", tmp_path / "l", "--port", "0",
+                 "--reconnect-s", "0.5", "--exit-at-end")
+    assert res.returncode == 2 and "9: cannot open; retrying" in res.stderr and "no picture for 0.5 s" in res.stderr
+    assert (tmp_path / "l" / "game.jsonl").exists()  # the log is there, with its header
