@@ -18,7 +18,7 @@ from cueref.keyframes import crop, strip
 from cueref.pipeline import MediaError, Observer, decoded, observed, video_info
 from cueref.records import Event, new_header, parse_entry, parse_header
 from cueref.referee import Referee
-from cueref.report import _card, position_at
+from cueref.report import card, position_at
 from cueref.review import clock
 from cueref.table import Table
 
@@ -181,8 +181,7 @@ def _write(op: Opinion, out: Path, video: Path, fps: float, observer: Observer, 
     doc = {"video": str(video), "context": op.context, "record": op.record, "ruling": op.ruling,
            "benefit_of_the_doubt": op.doubts, "evidence": op.evidence}
     (out / "check.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    entry_no = 0
-    card = _card("shot", op.record, op.ruling, table, out, entry_no)
+    shot_card = card("shot", op.record, op.ruling, table, out, 0)
     rows = []
     for ev in op.evidence:
         e = ev["event"]
@@ -196,7 +195,7 @@ def _write(op: Opinion, out: Path, video: Path, fps: float, observer: Observer, 
 
     page = (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>cueref check</title>"
             f"<style>{_css()}</style></head><body><header><h1>cueref check · {escape(video.name)} · "
-            f"{clock(op.record['t0'])}</h1><div class=meta>{escape(op.context)}</div></header><main>{card}"
+            f"{clock(op.record['t0'])}</h1><div class=meta>{escape(op.context)}</div></header><main>{shot_card}"
             + "".join(f"<p class=doubt><b>Benefit of the doubt:</b> {escape(d)}</p>" for d in op.doubts)
             + "<h2>Evidence</h2><table class=ev>" + "".join(rows) + "</table></main></body></html>")
     (out / "check.html").write_text(page, encoding="utf-8")

@@ -236,12 +236,9 @@ class LiveReferee:
         for rec in records:
             stop = next((e["t"] for e in rec["events"] if e["type"] == "stop"), 0.0)
             with self.lock:
-                n = len(self.referee.calls)
-                self.referee.add_record(rec)
-                self.files.save(self.referee)
+                calls = self.files.rule(self.referee, rec)
                 latency = time.monotonic() - self.source.wall_at(rec["t0"] + stop)
-                for _ in self.referee.calls[n:]:
-                    self.latencies.append(round(latency, 3))
+                self.latencies += [round(latency, 3)] * len(calls)
                 self._bump()
 
     def _bump(self) -> None:
@@ -294,6 +291,7 @@ class LiveReferee:
                 "source": {"connected": self.source.status.connected, "frames": self.source.status.frames,
                            "drops": self.source.status.drops, "skipped": self.source.status.skipped,
                            "message": self.source.status.message},
+                "not_ruled": [r["why"] for r in ref.rejected[-3:]],  # records the game could not take
                 "error": self.error,
                 "log": str(self.files.game),
             }

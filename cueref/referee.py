@@ -53,14 +53,14 @@ class Referee:
         self.state = new_game(self.parsed)
         self.default_breaker = self.header.get("breaker") or self.header["players"][0]
 
-    def _rebase(self, header: dict) -> None:
-        """The same entries under a changed header, ruled again from the start."""
-        entries = self.entries
-        self.header, self.entries, self.calls = header, [], []
-        self.parsed = parse_header(header)
-        self.state = new_game(self.parsed)
+    def _rerule(self, header: dict, entries: list[dict]) -> None:
+        """Rule `entries` again from the start under `header` and take the result; on a
+        RecordError nothing changes."""
+        fresh = Referee(header)
         for e in entries:
-            self.take(e)
+            fresh.take(e)
+        self.header, self.parsed, self.state = fresh.header, fresh.parsed, fresh.state
+        self.entries, self.calls = fresh.entries, fresh.calls
         self.revision += 1
 
     # --- what comes in ------------------------------------------------------------------------
@@ -75,7 +75,7 @@ class Referee:
             if self.state.phase == "lag" and "breaker" not in self.header:
                 # No lag was seen (or the last one seen had to be replayed and the replay was
                 # missed): the default breaker breaks, the lags seen stay in the log as ruled.
-                self._rebase({**self.header, "breaker": self.default_breaker})
+                self._rerule({**self.header, "breaker": self.default_breaker}, self.entries)
                 self.notes.append(f"a shot came where a lag was expected (none seen, or the re-lag missed): "
                                   f"{self.default_breaker} breaks (--breaker says who)")
         try:
@@ -127,14 +127,10 @@ class Referee:
         if override is not None:
             e["override"] = override
         old = [c.ruling for c in self.calls]
-        fresh = Referee(self.header)
         try:
-            for x in entries:
-                fresh.take(x)
+            self._rerule(self.header, entries)
         except RecordError as err:
             raise OperatorError(f"the log would not hold together: {err.field}: {err.message}") from None
-        self.entries, self.calls, self.state = fresh.entries, fresh.calls, fresh.state
-        self.revision += 1
         return [c for c, r in zip(self.calls, old) if c.ruling != r] + self.calls[len(old):]
 
     # --- what goes out ------------------------------------------------------------------------
@@ -229,6 +225,15 @@ class GameFiles:
                 raise LogError(n, e.field, e.message) from None
         self.save(ref, rewrite=True)
         return ref
+
+    def rule(self, ref: Referee, rec: dict) -> list[Call]:
+        """A record from tracking ruled by `ref` and saved at once: the calls it made (none when
+        the game could not take it: `ref.rejected` says why; more than one never, but a
+        re-ruling may have changed earlier ones, which the save rewrites)."""
+        n = len(ref.calls)
+        ref.add_record(rec)
+        self.save(ref)
+        return ref.calls[n:]
 
     def save(self, ref: Referee, rewrite: bool = False) -> None:
         n_entries, n_calls, revision = self._written

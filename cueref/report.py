@@ -12,6 +12,7 @@ import html
 import json
 from pathlib import Path
 
+from cueref.keyframes import first_contact
 from cueref.table import POCKETS, Table
 
 # Ball colours (the usual set; 9–15 are the stripes of 1–7).
@@ -47,7 +48,8 @@ def write_report(folder: Path) -> Path:
 
 
 def render(header: dict, entries: list[dict], rulings: list[dict], table: Table, folder: Path) -> str:
-    ruled = [e for e in entries if e.get("kind") in ("lag", "shot")]
+    # (log line number − 1, entry) of each lag and shot: the key frames are named by it.
+    ruled = [(i + 1, e) for i, e in enumerate(entries) if e.get("kind") in ("lag", "shot")]
     players = header["players"]
     last = rulings[-1] if rulings else None
     score = last.get("score") if last and "score" in last else {p: 0 for p in players}
@@ -59,7 +61,7 @@ def render(header: dict, entries: list[dict], rulings: list[dict], table: Table,
              f"score counts {'points' if header['game'] in ('straight-pool', 'rotation-61') else 'racks won'}"
              "</div></header><main>"]
     nav, body, rack = [], [], None
-    for i, (entry, r) in enumerate(zip(ruled, rulings)):
+    for i, ((entry_no, entry), r) in enumerate(zip(ruled, rulings)):
         anchor = f"e{i + 1}"
         if r.get("lag"):
             label = "lag"
@@ -69,7 +71,7 @@ def render(header: dict, entries: list[dict], rulings: list[dict], table: Table,
                 body.append(f"<div class=rack id=rack{rack}>Rack {rack}</div>")
             label = f"{r['shot']}{'F' if not r['legal'] else ''}"
         nav.append(f"<a href=#{anchor} title='{_e(_verdict(r))}'>{_e(label)}</a>")
-        body.append(_card(anchor, entry, r, table, folder, entries.index(entry) + 1))
+        body.append(card(anchor, entry, r, table, folder, entry_no))
     parts.append("<nav><b>Timeline</b> " + " ".join(nav) + "</nav>")
     parts += body
     parts.append("</main></body></html>")
@@ -85,7 +87,7 @@ def _verdict(r: dict) -> str:
     return f"foul: {pen['code'].replace('_', ' ')} ({pen['rule']})"
 
 
-def _card(anchor: str, e: dict, r: dict, table: Table, folder: Path, entry_no: int) -> str:
+def card(anchor: str, e: dict, r: dict, table: Table, folder: Path, entry_no: int) -> str:
     from cueref.review import clock, lag_why
 
     t0 = float(e.get("t0") or 0.0)
@@ -118,7 +120,7 @@ def _card(anchor: str, e: dict, r: dict, table: Table, folder: Path, entry_no: i
     for n in r.get("notes", []) + r.get("warnings", []) + e.get("notes", []):
         why.append(f"note: {n}")
     kf = folder / "keyframes" / f"{entry_no:04d}-contact.jpg"
-    contact = next((x for x in e.get("events", []) if x["type"] == "collision" and "cue" in x["balls"]), None)
+    contact = first_contact(e)
     pic = ""
     if kf.exists():
         pic = (f"<img class=kf src='keyframes/{kf.name}' alt='frames around the first contact'>"

@@ -76,22 +76,18 @@ def review(video: Path, game: str, table: Table, out: Path, players=("A", "B"), 
 
     def take(records):
         for rec in records:
-            n = len(ref.calls)
-            call = ref.add_record(rec)
-            if call is None:
+            calls = files.rule(ref, rec)
+            if not calls:
                 print(f"cueref review: a {rec['kind']} at {rec['t0']:.2f} s was not ruled: {ref.rejected[-1]['why']}",
                       file=sys.stderr)
                 continue
-            if crops is not None:
-                img = crops.contact_strip(rec)
-                if img is not None:
-                    import cv2
-                    cv2.imwrite(str(out / "keyframes" / f"{call.entry + 1:04d}-contact.jpg"), img,
-                                [cv2.IMWRITE_JPEG_QUALITY, 88])
-            files.save(ref)
-            if on_call is not None:
-                for c in ref.calls[n:]:
-                    on_call(c)
+            img = crops.contact_strip(rec) if crops is not None else None
+            if img is not None:
+                import cv2
+                cv2.imwrite(str(out / "keyframes" / f"{calls[-1].entry + 1:04d}-contact.jpg"), img,
+                            [cv2.IMWRITE_JPEG_QUALITY, 88])
+            for c in calls if on_call is not None else ():
+                on_call(c)
 
     try:
         for k, t, obs, img in observed_threaded(decoded(video, start, stop), observer):
