@@ -86,8 +86,11 @@ class Camera:
             radial = 1 + self.k1 * r2 + self.k2 * r2 * r2
             dx = 2 * self.p1 * x * y + self.p2 * (r2 + 2 * x * x)
             dy = self.p1 * (r2 + 2 * y * y) + 2 * self.p2 * x * y
-            x = (xd - dx) / radial
-            y = (yd - dy) / radial
+            nx, ny = (xd - dx) / radial, (yd - dy) / radial
+            done = len(nx) == 0 or max(np.abs(nx - x).max(), np.abs(ny - y).max()) < 1e-12  # a nanometre at 1 m
+            x, y = nx, ny
+            if done:
+                break
         return np.stack([x, y], axis=1)
 
     def to_table(self, px: np.ndarray, height: float = 0.0) -> np.ndarray:

@@ -228,6 +228,40 @@ def test_detector_on_successive_frames_is_exact_for_what_moved():
         assert sorted(o.ball for o in obs) == sorted(o.ball for o in alone.observe(img))
 
 
+def test_changes_far_apart_are_searched_in_boxes_of_their_own():
+    # Two balls moved at opposite ends of the table in one frame: the change is two parts, each
+    # searched in its own box (not one box spanning the table), and both balls are found where
+    # they are now; the balls between them, untouched, keep their places.
+    import cv2
+
+    from vision.calibrate import auto
+    from vision.detect import BallDetector
+
+    still = _Still(34)
+    pos = {"cue": (400.0, 300.0), "1": (2150.0, 950.0), "2": (1270.0, 640.0), "3": (1300.0, 300.0)}
+    det = BallDetector(auto(still.frame(pos), still.T), game="nine-ball")
+    det.observe(still.frame(pos), frame=0)
+    moved = {**pos, "cue": (520.0, 330.0), "1": (2050.0, 900.0)}
+    img = still.frame(moved)
+    loc = det.locator
+    small = loc._small(img)
+    d = cv2.absdiff(small, loc._small(still.frame(pos))).max(axis=2)
+    region = cv2.dilate((d > det.CHANGE).astype(np.uint8), det._grow)
+    boxes = loc.search_boxes(region)
+    assert len(boxes) == 2
+    area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)
+    assert area < 0.15 * loc.size[0] * loc.size[1]
+    obs = det.observe(img, frame=1)
+    still.check(obs, moved, max_px=1.0)
+    assert sorted(o.ball for o in obs) == sorted(moved)
+    # Overlapping boxes are merged: one search, not two over the same pixels.
+    two = np.zeros_like(region)
+    two[50:60, 50:60] = 1
+    two[50:60, 64:74] = 1
+    assert len(loc.search_boxes(two)) == 1
+    assert loc.search_boxes(np.zeros_like(region)) == []
+
+
 def test_a_frame_after_an_unrelated_one_is_seen_as_if_alone():
     # observe() on a still image must not depend on what it saw before: after a rack, the same
     # camera showing the balls spread out (most of the table changed) and then a few moved.

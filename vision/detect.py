@@ -88,15 +88,15 @@ class BallDetector:
             _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
             if cv2.countNonZero(changed) == 0:
                 return self._report(frame, t)
-            region = cv2.dilate(changed, self._grow) > 0
-            if region.mean() > 0.4:
+            region = cv2.dilate(changed, self._grow)
+            if cv2.countNonZero(region) > 0.4 * region.size:
                 region = None  # most of the table: search it whole
-        entries = self._find(img, small, region)
         if region is None:
-            self._entries = entries
+            self._entries = self._find(img, small, None)
             self._ref = small
             self._since = 0
         else:
+            entries = self._find(img, small, region)
             sx, sy = np.rint(loc._to_small(np.array([e[0] for e in self._entries]).reshape(-1, 2))).astype(int).T
             h, w = region.shape
             inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
@@ -105,8 +105,7 @@ class BallDetector:
                 op = np.array([e[0] for e in old])
                 entries = [e for e in entries if np.min(np.hypot(*(op - e[0]).T)) > 0.5 * loc.r_full]
             self._entries = old + entries
-            self._ref = self._ref.copy()
-            self._ref[region] = small[region]
+            cv2.copyTo(small, region, self._ref)  # in place: no one else holds the reference
         return self._report(frame, t)
 
     def _find(self, img: np.ndarray, small: np.ndarray, region: np.ndarray | None):

@@ -109,6 +109,30 @@ class Locator:
             return cv2.warpAffine(bgr, M, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         return cv2.resize(bgr[y0:y1, x0:x1], self.size, interpolation=cv2.INTER_AREA)
 
+    def search_boxes(self, region: np.ndarray) -> list[tuple[int, int, int, int]]:
+        """The parts of the locating image a search of `region` (a uint8 mask) works on: each
+        separate part of it (a moving ball, an arm) boxed with a margin (see `margin`), boxes
+        that overlap merged. Empty when the region is."""
+        # (The outer contours' boxes: a twentieth of the time of connectedComponentsWithStats.)
+        contours = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        m, (W, H) = self.margin(), self.size
+        boxes = [[max(0, x - m), max(0, y - m), min(W, x + w + m), min(H, y + h + m)]
+                 for x, y, w, h in map(cv2.boundingRect, contours)]
+        merged = True
+        while merged and len(boxes) > 1:
+            merged = False
+            for i in range(len(boxes)):
+                for j in range(i + 1, len(boxes)):
+                    a, b = boxes[i], boxes[j]
+                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                        boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                        del boxes[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        return [tuple(b) for b in boxes]
+
     def difference(self, small: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """Per-pixel difference from the cloth (0..~200) of the bed's box at the locating scale
         (`_small` of a frame), or of the part `box` (x0, y0, x1, y1) of it. The cloth's colour
@@ -143,24 +167,55 @@ class Locator:
                    region: np.ndarray | None = None) -> list[Candidate]:
         """Candidate centres, strongest first; refined to a fraction of a full-resolution pixel
         unless refine=False. `region` (a mask at the locating scale, e.g. where the picture
-        changed) limits the search to the candidates whose centre lies in it: the work is done
-        on its bounding box and a margin, with the cloth colour and noise level of the last
-        whole search."""
-        if small is None:
-            small = self._small(bgr)
-        box = None
+        changed; bool or uint8) limits the search to the candidates whose centre lies in it: the
+        work is done on the boxes of its parts (`search_boxes`), with the cloth colour and
+        noise level of the last whole search. `small`: the locating image (`_small`), if made
+        already."""
+        boxes: list = [None]
         if region is not None and self._cloth is not None and self._thresh is not None:
-            ys, xs = np.nonzero(region)
-            if len(ys) == 0:
+            region = region.view(np.uint8) if region.dtype == bool else region
+            boxes = self.search_boxes(region)
+            if not boxes:
                 self._last = None
                 return []
-            m = self.margin()
-            box = (max(0, xs.min() - m), max(0, ys.min() - m),
-                   min(self.size[0], xs.max() + m + 1), min(self.size[1], ys.max() + m + 1))
+        else:
+            region = None
+        if small is None:
+            small = self._small(bgr)
+        if boxes == [None]:
+            canvas = None
+        else:
+            # The boxes' scores side by side on one canvas the size of the locating image (the
+            # mean-shift reads a ball's surroundings, always inside its box).
+            canvas = np.empty((self.size[1], self.size[0]), np.float32)
+        parts = [self._search(bgr, small, box, region, canvas) for box in boxes]
+        pts = np.concatenate([q[0] for q in parts])
+        scores = np.concatenate([q[1] for q in parts])
+        clustered = np.concatenate([q[2] for q in parts])
+        area = np.concatenate([q[3] for q in parts])
+        if canvas is not None:
+            self._last = (bgr, canvas, np.zeros(2))  # refine_points reuses it for the same frame
+        order = np.lexsort((-area, -np.round(scores, 3)))
+        pts, scores, clustered = pts[order], scores[order], clustered[order]
+        keep = _suppress(pts, 1.3 * self.r_full)
+        pts, scores, clustered = pts[keep], scores[keep], clustered[keep]
+        do_refine = self.refine if refine is None else refine
+        if do_refine and len(pts):
+            pts = self.refine_points(bgr, pts, clustered)
+        return [Candidate((float(p[0]), float(p[1])), float(s), self.r_full, bool(c))
+                for p, s, c in zip(pts, scores, clustered)]
+
+    def _search(self, bgr: np.ndarray, small: np.ndarray, box: tuple[int, int, int, int] | None,
+                region: np.ndarray | None, canvas: np.ndarray | None):
+        """The candidates of one box (None: the whole bed) as arrays: full-resolution centres,
+        scores, clustered, plateau areas (unsorted, not suppressed)."""
         bx0, by0, bx1, by1 = box or (0, 0, self.size[0], self.size[1])
         off = np.array([bx0, by0], float)
         score = self.difference(small, box)
-        self._last = (bgr, score, off)  # refine_points reuses it for the same frame
+        if canvas is None:
+            self._last = (bgr, score, off)  # refine_points reuses it for the same frame
+        else:
+            canvas[by0:by1, bx0:bx1] = score
         # Saturate: any clearly-not-cloth pixel counts the same, so a dull ball frozen to a bright
         # one still peaks at its own centre.
         diff = np.minimum(score, 30.0)
@@ -174,8 +229,8 @@ class Locator:
             self._thresh = max(self.min_score, med + 6.0 * mad)
         thresh = self._thresh
         where = self.bed[by0:by1, bx0:bx1]
-        if region is not None and box is not None:
-            where = where & region[by0:by1, bx0:bx1]
+        if region is not None:
+            where = where & (region[by0:by1, bx0:bx1] > 0)
         peaks = (mean >= cv2.dilate(mean, np.ones((k, k), np.uint8))) & (mean > thresh) & where
         # A ball's saturated disc mean is a plateau (every centre whose 0.85 r disc lies inside the
         # ball): one candidate per plateau, at its centroid.
@@ -213,15 +268,7 @@ class Locator:
         scores = mean[ci[:, 1], ci[:, 0]]
         ok = (scores > thresh) & inb & where[ci[:, 1], ci[:, 0]]
         pts, scores, clustered, area = pts[ok], scores[ok], clustered[ok], area[ok]
-        order = np.lexsort((-area, -np.round(scores, 3)))
-        pts, scores, clustered = pts[order], scores[order], clustered[order]
-        keep = _suppress(pts, 1.3 * self.r_full)
-        pts, scores, clustered = pts[keep], scores[keep], clustered[keep]
-        do_refine = self.refine if refine is None else refine
-        if do_refine and len(pts):
-            pts = self.refine_points(bgr, pts, clustered)
-        return [Candidate((float(p[0]), float(p[1])), float(s), self.r_full, bool(c))
-                for p, s, c in zip(pts, scores, clustered)]
+        return pts, scores, clustered, area
 
     def refine_points(self, bgr: np.ndarray, pts: np.ndarray, clustered: np.ndarray | None = None) -> np.ndarray:
         """Candidate centres (N, 2) to a fraction of a pixel: mean-shift, then the rim fit. Not
