@@ -288,6 +288,26 @@ def test_a_played_game_is_reconstructed_event_by_event(game, seed):
         assert wrong.get(kind, 0) <= 0.15 * max(n, 1), (kind, wrong)
 
 
+def test_a_shot_stops_when_its_last_roll_ends_not_when_the_creep_is_lost_in_the_noise():
+    # WPA 2.19 / 3.9: a shot ends when every ball has stopped. A rolling ball's last millimetres
+    # are under the detector's noise: the rest test fires about 0.3 s before the physics stops
+    # it. The stop is put where the roll's constant deceleration ends it. Truth: the physics'
+    # end of the shot (spin in place included, which a camera of centres cannot see: a few
+    # hundredths of a second at the median, the odd long spin).
+    tl = play("nine-ball", 6, 6013)
+    rec = _reconstruct(tl, 6013)
+    truth = [e for e in tl.entries if e["kind"] == "shot"]
+    m, _ = match_records(truth, rec.records)
+    late = []
+    for i, j in m.items():
+        stop_true = truth[i]["t0"] + next(e["t"] for e in truth[i]["events"] if e["type"] == "stop")
+        ours = next(e for e in rec.records[j]["events"] if e["type"] == "stop")
+        late.append(stop_true - (rec.records[j]["t0"] + ours["t"]))
+        assert ours["t_err"] >= round(2.0 / FPS, 4)
+    assert len(late) >= 5
+    assert -0.1 < float(np.median(late)) < 0.12, late  # the rest test alone: 0.27-0.34 s
+
+
 def test_cueref_track_reads_observations_and_writes_a_game_log(tmp_path):
     stage = next(s for s in stages(T) if s.name == "no-rail")
     tl = play_staged(stage, 9, T)

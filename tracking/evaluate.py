@@ -22,7 +22,7 @@ import numpy as np
 from adjudicate.engine import new_game, step
 from cueref.records import RecordError, parse_entry, parse_header
 
-EVENT_TYPES = ("strike", "collision", "cushion", "pocket", "off_table", "cross", "airborne", "disturbed")
+EVENT_TYPES = ("strike", "collision", "cushion", "pocket", "off_table", "cross", "airborne", "disturbed", "stop")
 MATCH_S = 0.3
 EVENT_WINDOW_S = 0.1
 

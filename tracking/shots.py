@@ -30,6 +30,8 @@ from tracking.tracker import NAMES, Track, Tracker
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
 QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
 ABRUPT_STOP_MM_S = 200.0
+ROLL_DECEL_RANGE = (40.0, 400.0)  # mm/s²: a ball rolling on cloth (μ_roll 0.004–0.04); more is sliding or checked
+ROLL_MODEL_ERR_S = 0.05  # 95 %: what a constant deceleration misses at the end of a roll
 MODEL_ERR_FRAMES = 0.2  # timing error of the line model, added to each event's t_err  # a ball still moving this fast one frame before rest was put down by hand
 
 
@@ -192,7 +194,11 @@ class ShotReconstructor:
         if t0 is None:
             self.skipped.append({"t": ep.start_t, "why": "balls moved but no strike was seen"})
             return None
-        stop = t0
+        stop, stop_err = t0, 2.0 / self.fps
+        touched = {}  # ball → its last contact (after which it only rolls)
+        for e in events:
+            for b_ in e.get("balls") or ([e["ball"]] if "ball" in e else []):
+                touched[b_] = max(touched.get(b_, t0), e["t"])
         for tr in moved:
             last = [m for m in tr.motions if tr.traw[m[0]] <= t_end]
             if not last:
@@ -201,7 +207,11 @@ class ShotReconstructor:
             if tr.ended_t is not None and tr.ended_t <= t_end + 1e-6:
                 stop = max(stop, tr.traw[-1] + 0.5 / self.fps)
             elif b is not None and tr.traw[b] <= t_end:
-                stop = max(stop, tr.traw[b])
+                roll = self._roll_out(tr, a, b, touched.get(names.get(id(tr)), t0))
+                if roll is not None and roll[0] > stop:
+                    stop, stop_err = roll
+                elif tr.traw[b] > stop:
+                    stop, stop_err = tr.traw[b], 2.0 / self.fps
             else:
                 # Still rolling when the next strike came: it stops about when rolling friction
                 # has taken its speed.
@@ -209,7 +219,8 @@ class ShotReconstructor:
                 j = max(i - 4, a)
                 v = float(np.hypot(*(np.asarray(tr.xy[i - 1]) - np.asarray(tr.xy[j])))) / max(tr.traw[i - 1] - tr.traw[j], 1e-3) \
                     if i - 1 > j else 0.0
-                stop = max(stop, t_end + v / ROLLING_DECEL)
+                if t_end + v / ROLLING_DECEL > stop:
+                    stop, stop_err = t_end + v / ROLLING_DECEL, 2.0 / self.fps
         gone = {e["ball"] for e in events if e["type"] in ("pocket", "off_table")}
         notes = []
         for tr in tracks:
@@ -262,7 +273,7 @@ class ShotReconstructor:
             if lag and e["type"] == "cross" and e["line"] == "head_string":
                 continue  # a lag is judged by the long string (WPA 1.2); the head string is its start
             out_events.append(e)
-        out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(2.0 / self.fps, 4)})
+        out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(stop_err, 4)})
         rec = {"kind": "lag" if lag else "shot", "t0": round(t0, 4), "before": before, "after": after,
                "events": out_events, "pos_err": pos_err}
         if notes:
@@ -349,6 +360,51 @@ class ShotReconstructor:
         if self._abrupt_stop(cue, k, tracks):
             return "the cue ball stopped dead with no ball to stop it (put down by hand): ball in hand, not a shot"
         return None
+
+    def _roll_out(self, tr: Track, a: int, b: int, since: float) -> tuple[float, float] | None:
+        """When a ball that rolled to rest stopped, and the 95 % half-width of that time. The rest
+        test (the ball still within a few millimetres for 0.2 s) fires while a rolling ball still
+        creeps: at a constant rolling deceleration it stops a quarter of a second later and a
+        few millimetres on. Its distance d from where it comes to rest then falls as
+        d = a/2 (t_stop - t)², so sqrt(d) is a straight line in time that meets zero at t_stop,
+        whatever the cloth's friction. Fitted to the last second of the roll after the ball's last
+        contact; None where that is not a roll (a ball stopped by a cushion or a ball, or too
+        few samples), and the rest test's time stands. WPA 2.19: balls are moving until every
+        ball has stopped; what the camera cannot see moving (a creep under the noise) is not
+        called (Reg 25)."""
+        n = max(3, int(round(0.2 * self.fps)))
+        rest = np.asarray(tr.xy[b:b + n], float).mean(axis=0)
+        k = np.arange(a, b)
+        t = np.asarray(tr.t, float)[a:b]
+        use = (t >= max(since + 0.05, tr.traw[b] - 1.0))
+        k, t = k[use], t[use]
+        if len(k) < 8:
+            return None
+        d = np.hypot(*(np.asarray(tr.xy, float)[k] - rest).T)
+        sig = np.asarray(tr.s, float)[k]
+        far = d >= 3.0 * sig  # well above the noise
+        if far.sum() < 6:
+            return None
+        t, d, sig = t[far], d[far], sig[far]
+        y = np.sqrt(d)
+        w = 4.0 * d / sig ** 2  # 1 / var(sqrt(d)): var = sig² / (4 d)
+        A = np.stack([np.ones_like(t), t - tr.traw[b]], 1)
+        cov = np.linalg.inv(A.T @ (A * w[:, None]))
+        c0, c1 = cov @ (A.T @ (w * y))
+        if c1 >= 0:
+            return None
+        decel = 2.0 * c1 * c1
+        if not (ROLL_DECEL_RANGE[0] <= decel <= ROLL_DECEL_RANGE[1]):
+            return None  # not a roll: sliding to a stop, or checked by something
+        res = y - A @ np.array([c0, c1])
+        chi2 = float(np.sum(w * res * res)) / max(len(y) - 2, 1)
+        cov = cov * max(1.0, chi2)
+        ts = -c0 / c1  # relative to the rest test's time
+        if not (-0.1 <= ts <= 0.8):
+            return None
+        g = np.array([-1.0 / c1, c0 / (c1 * c1)])  # d t_stop / d (c0, c1)
+        err = 2.0 * math.sqrt(float(g @ cov @ g) + (ROLL_MODEL_ERR_S / 2.0) ** 2)
+        return tr.traw[b] + float(ts), max(err, 2.0 / self.fps)
 
     def _abrupt_stop(self, tr: Track, k: int, tracks: list[Track]) -> bool:
         a, b = tr.motions[k]
