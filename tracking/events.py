@@ -36,6 +36,7 @@ POST_GUARD = 0.65
 # Reg 25 gives the shooter the benefit of the doubt. A touched ball in the generated shots moves
 # 20-60 mm.
 DISTURB_MIN_MM = 5.0
+EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a contact of its own
 
 
 @dataclass
@@ -329,6 +330,13 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             # close in time are the onsets' guesses: the first contact's own timing replaces them.
             keep = []
             for e in events:
+                if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c - EARLIER_FRAMES * dt \
+                        and next(b for b in e["balls"] if b != name) != other:
+                    # A ball set moving as the striker passed it, clearly before the bend its path
+                    # shows: a thin cut that hardly bends a fast ball. The path missed it; the
+                    # onset stands (and is the first contact).
+                    keep.append(e)
+                    continue
                 if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c + 2 * dt:
                     partner = next(b for b in e["balls"] if b != name)
                     pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
@@ -639,8 +647,12 @@ def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
     if q.motion_at(t - 0.3 * dt) is not None:
         f = q.fit_before(t, dt)
         if f is not None:
-            for x in np.linspace(t - 1.5 * dt, t + 1.5 * dt, 7):
-                best = min(best, float(np.hypot(*(f.pos(x) - pos))))
+            # The line's closest point to `pos` in that window (a fast ball covers a diameter
+            # in a frame: samples of the line would step over the closest point).
+            vv = float(f.v @ f.v)
+            x = f.t_ref - float((f.a - pos) @ f.v) / vv if vv > 0 else t
+            x = min(max(x, t - 1.5 * dt), t + 1.5 * dt)
+            best = min(best, float(np.hypot(*(f.pos(x) - pos))))
     return best
 
 

@@ -28,6 +28,8 @@ NAMES = ["cue"] + [str(n) for n in range(1, 16)]
 _INDEX = {n: i for i, n in enumerate(NAMES)}
 GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame
 START_GATE_MM = 200.0
+POCKET_MOUTH_MM = 130.0  # last seen this near a pocket's centre, heading in: it went in
+POCKET_GATE_MM = 150.0  # ... and is seen again only in the jaws, if at all
 COAST_S = 0.5
 UNMATCHED_COST = 10.0  # per side; a pair costs (distance / 30 mm)² plus the identity term
 MISMATCH_COST = 12.0  # an observation labelled as another ball than the track's
@@ -133,7 +135,9 @@ class Tracker:
         matched_tr: set[int] = set()
         matched_ob: set[int] = set()
         if live and obs:
-            P = np.array([tr.position() for tr in live])
+            # A ball gone into a pocket is looked for where it went in, not where the filter
+            # would have it bounce off the cushion line on past the mouth.
+            P = np.array([tr.xy[-1] if self._in_jaws(tr, t) else tr.position() for tr in live])
             O = np.array([o.mm for o in obs])
             d = np.hypot(P[:, None, 0] - O[None, :, 0], P[:, None, 1] - O[None, :, 1])
             gate = np.array([self._gate(tr, t) for tr in live])
@@ -212,12 +216,30 @@ class Tracker:
     def _gate(self, tr: Track, t: float) -> float:
         unseen = max(t - tr.last_t, 0.0)
         if tr.moving and tr.filt is not None:
+            if self._in_jaws(tr, t):
+                return POCKET_GATE_MM  # gone in, or rattling in the jaws: not anywhere else
             # A collision may stop the ball dead: allow for its whole predicted step.
             step = float(np.hypot(*tr.filt.velocity)) / self.fps
             return (GATE_MM + step + 3.0 * tr.filt.position_sigma()
                     + 4000.0 * max(unseen - 1.5 / self.fps, 0.0))
         # A resting ball may be struck: a break sends the cue ball 10 m/s (170 mm a frame).
         return START_GATE_MM
+
+    def _in_jaws(self, tr: Track, t: float) -> bool:
+        """Moving, unseen since it went into a pocket's mouth."""
+        return tr.moving and t - tr.last_t > 1.5 / self.fps and self._into_pocket(tr)
+
+    def _into_pocket(self, tr: Track) -> bool:
+        """Last seen moving in a pocket's mouth, heading in (WPA 8.1: a ball that drops stays
+        pocketed; one that rattles out is seen again in the jaws)."""
+        last = np.asarray(tr.xy[-1], float)
+        pk = self.table.nearest_pocket((float(last[0]), float(last[1])), POCKET_MOUTH_MM)
+        if pk is None or len(tr.xy) < 2:
+            return False
+        # Its way in from its last two sightings (the filter would have it bounce off the
+        # cushion line, which a pocket's mouth interrupts).
+        to = np.asarray(self.table.pocket_centre(pk), float) - last
+        return float(to @ (last - np.asarray(tr.xy[-2], float))) > 0.0
 
     @staticmethod
     def _identity_cost(tracks: list[Track], obs: list[Observation]) -> np.ndarray:
@@ -393,6 +415,9 @@ class Tracker:
                 continue
             if tr.gone or (not tr.alive and not tr.lifted and (self.last_t - tr.ended_t) > 3.0):
                 continue  # pocketed, or ended long ago: a ball of that name now is another story
+            if self._in_jaws(tr, self.last_t) and \
+                    float(np.hypot(o.mm[0] - tr.xy[-1][0], o.mm[1] - tr.xy[-1][1])) > POCKET_GATE_MM:
+                continue  # it went into a pocket: a ball of its name elsewhere is a false sighting
             cands.append(tr)
         if not cands:
             return None
