@@ -282,6 +282,14 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
             partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=6.0, slack=10.0)
+        if not partners and not first:
+            # Hit through a ball frozen to it, which passed the blow on and hardly moved.
+            chain = _through_frozen(p, pos, t_on, onsets, paths, D, dt)
+            if chain is not None:
+                q, r = chain
+                add_collision(q.name, r.name, t_on - 0.5 * dt, max(err, dt))
+                add_collision(r.name, p.name, t_on, max(err, dt))
+                continue
         if not partners:
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
@@ -635,6 +643,22 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
         group = (moving or starting) if causes else moving + starting
     group.sort(key=lambda x: x[0])
     return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
+
+
+def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float):
+    """(q, r): a ball r at rest frozen to p (touching, or a few millimetres off) that moving ball q
+    reached as p started: the blow went through r (a ball pushed on through a frozen one moves
+    little or not at all). None if there is none."""
+    for r in paths:
+        if r is p or r.rest is None or r.moving_at(t_on - 2 * dt):
+            continue
+        if abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) > 6.0 + 3.0 * _sig(r, t_on):
+            continue
+        hit = _partners(r, r.rest, t_on, onsets, paths, D, dt, window=3.0, slack=6.0)
+        hit = [(q, q_on) for q, q_on in hit if q is not p]
+        if hit:
+            return hit[0][0], r
+    return None
 
 
 def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
