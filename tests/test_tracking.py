@@ -67,6 +67,45 @@ def test_a_resting_ball_hidden_for_seconds_is_kept():
     assert len(nine) == 1 and nine[0].alive and not nine[0].motions
 
 
+def test_a_ball_set_moving_through_a_frozen_one_was_hit_not_disturbed():
+    # WPA 3.6 is for a ball moved with no contact to explain it. The cue ball (a stun shot) hits
+    # the 3, frozen in line to the 5: the blow goes through the 3, which stays put, and the 5
+    # rolls on to the foot cushion and back a little (ideal elastic balls, rolling friction
+    # 150 mm/s²). Contacts: cue-3, then 3-5; nothing disturbed.
+    from tracking.shots import ShotReconstructor
+
+    D, y, a = T.ball_diameter_mm, 635.0, 150.0
+    x3, x5, cue0, v0, t_s = 1500.0, 1500.0 + T.ball_diameter_mm, 1300.0, 600.0, 1.0
+    d_c = x3 - D - cue0
+    tau_c = (v0 - math.sqrt(v0 * v0 - 2 * a * d_c)) / a  # strike to contact
+    v_c = v0 - a * tau_c
+    x_max = T.length_mm - T.R
+
+    def five(tau):  # after the contact: rolls on, off the foot cushion, stops
+        tau = min(tau, v_c / a)
+        x = x5 + v_c * tau - 0.5 * a * tau * tau
+        return 2 * x_max - x if x > x_max else x
+
+    rec = ShotReconstructor(T, FPS)
+    rng = np.random.default_rng(5)
+    for k in range(int(9 * FPS)):
+        t = k / FPS
+        tau = t - t_s
+        cue = cue0 if tau <= 0 else (cue0 + v0 * min(tau, tau_c) - 0.5 * a * min(tau, tau_c) ** 2)
+        x_5 = x5 if tau <= tau_c else five(tau - tau_c)
+        obs = [_obs(k, n, np.add(xy, rng.normal(0, 0.5, 2))) for n, xy in
+               (("cue", (cue, y)), ("3", (x3, y)), ("5", (x_5, y)), ("9", (2200.0, 1000.0)))]
+        rec.push(k, t, obs)
+    rec.finish(9.0)
+    assert len(rec.records) == 1
+    ev = rec.records[0]["events"]
+    hits = [(e["t"], sorted(e["balls"])) for e in ev if e["type"] == "collision"]
+    assert [b for _, b in hits] == [["3", "cue"], ["3", "5"]], hits
+    assert abs(hits[0][0] - tau_c) < 1.5 / FPS
+    assert not [e for e in ev if e["type"] == "disturbed"]
+    assert any(e["type"] == "cushion" and e["ball"] == "5" and e["rail"] == "foot" for e in ev)
+
+
 def test_frames_out_of_order_and_unreadable_numbers_are_refused_or_dropped():
     tr = Tracker(T, FPS)
     tr.update(0, 0.0, [_obs(0, "cue", (500.0, 500.0))])

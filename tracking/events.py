@@ -514,9 +514,11 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         refined.append((est[0], h_name, est[1], h_q) if good else (h_t, h_name, h_err, h_q))
     refined.sort(key=lambda h: h[0])
     t_hit, name, err, q = refined[0]
-    # The ball it meets is set moving (a slow one, deep in a rack, a few frames later).
+    # The ball it meets is set moving (a slow one, deep in a rack, a few frames later), or
+    # passes the blow on to one frozen to it.
     moved = q.motion_at(t_hit + 3 * dt) is not None or any(
-        t_hit - 2 * dt <= t_on <= t_hit + 8 * dt for t_on, _ in (q.onsets or {}).values())
+        t_hit - 2 * dt <= t_on <= t_hit + 8 * dt for t_on, _ in (q.onsets or {}).values()) or \
+        _passed_on(q, t_hit, paths, D, dt)
     if not moved:
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
@@ -557,7 +559,8 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
             # A ball touched is set moving (or was moving): one the cue ball passes over in the
             # air stays put.
             moved = q.motion_at(hit[0] + 3 * dt) is not None or any(
-                hit[0] - 2 * dt <= t_on <= hit[0] + 3 * dt for t_on, _ in (q.onsets or {}).values())
+                hit[0] - 2 * dt <= t_on <= hit[0] + 3 * dt for t_on, _ in (q.onsets or {}).values()) or \
+                _passed_on(q, hit[0], paths, D, dt)
             if moved:
                 near.append((hit[0], q.name, hit[1]))
         if not near:
@@ -645,6 +648,20 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
 
 
+def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float) -> bool:
+    """Resting ball q, struck at t_hit, passed the blow on: a ball frozen to it started then."""
+    if q.rest is None:
+        return False
+    for r in paths:
+        if r is q or r.rest is None or not r.onsets:
+            continue
+        if abs(float(np.hypot(*(r.rest - q.rest))) - D) > 6.0 + 3.0 * _sig(r, t_hit):
+            continue
+        if any(t_hit - 2 * dt <= t_on <= t_hit + 4 * dt for t_on, _ in r.onsets.values()):
+            return True
+    return False
+
+
 def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float):
     """(q, r): a ball r at rest frozen to p (touching, or a few millimetres off) that moving ball q
     reached as p started: the blow went through r (a ball pushed on through a frozen one moves
@@ -654,8 +671,8 @@ def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: flo
             continue
         if abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) > 6.0 + 3.0 * _sig(r, t_on):
             continue
-        hit = _partners(r, r.rest, t_on, onsets, paths, D, dt, window=3.0, slack=6.0)
-        hit = [(q, q_on) for q, q_on in hit if q is not p]
+        others = [x for x in paths if x is not p]
+        hit = _partners(r, r.rest, t_on, onsets, others, D, dt, window=3.0, slack=6.0, recent=True)
         if hit:
             return hit[0][0], r
     return None
