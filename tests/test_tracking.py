@@ -106,6 +106,46 @@ def test_a_ball_set_moving_through_a_frozen_one_was_hit_not_disturbed():
     assert any(e["type"] == "cushion" and e["ball"] == "5" and e["rail"] == "foot" for e in ev)
 
 
+def test_a_relag_uses_the_ball_set_down_not_a_hand_its_old_track_followed():
+    # WPA 1.2, a re-lag: both balls are picked up from where the last lag left them and set down
+    # behind the head string. A hand near the right ball's old spot is seen as a white "ball"
+    # moving off (the old track follows the hand, then loses it after the strike); the ball set
+    # down is a new track. (As on the benchmark's recorder-grade clip.) The lag is that ball's: struck to the foot cushion and back
+    # (rolling friction 150 mm/s²), it rests 35 mm from the head cushion.
+    from tracking.shots import ShotReconstructor
+
+    a, x_max, t_s = 150.0, T.length_mm - T.R, 3.0
+
+    def lag_x(x0, x_end, tau):  # struck at tau = 0: to the foot cushion and back to x_end
+        dist = (x_max - x0) + (x_max - x_end)
+        v0 = math.sqrt(2 * a * dist)
+        tau = min(max(tau, 0.0), v0 / a)
+        x = x0 + v0 * tau - 0.5 * a * tau * tau
+        return 2 * x_max - x if x > x_max else x
+
+    rec = ShotReconstructor(T, FPS)
+    rng = np.random.default_rng(9)
+    left0, right_old, left1, right1 = (76.0, 343.0), (75.0, 926.0), (519.0, 344.0), (517.0, 907.0)
+    for k in range(int(14 * FPS)):
+        t = k / FPS
+        obs = []
+        if t < 1.0:  # where the last lag left them; then both are picked up
+            obs += [("cue", left0), ("cue", right_old)]
+        if t >= 1.5:  # set down again
+            obs += [("cue", (lag_x(left1[0], 60.0, t - t_s), left1[1])),
+                    ("unknown", (lag_x(right1[0], 35.0, t - t_s), right1[1]))]
+        if 2.0 <= t < 3.3:  # the hand, seen as a white ball, off from the right ball's old spot
+            obs.append(("cue", (94.0 + 52.0 * (t - 2.0), 889.0)))
+        rec.push(k, t, [_obs(k, n, np.add(xy, rng.normal(0, 0.5, 2))) for n, xy in obs])
+    rec.finish(14.0)
+    lags = [r for r in rec.records if r["kind"] == "lag"]
+    assert len(lags) == 1 and abs(lags[0]["t0"] - t_s) < 2.0 / FPS, [(r["kind"], r["t0"]) for r in rec.records]
+    lag = lags[0]
+    assert math.dist(lag["before"]["right"], right1) < 5.0 and math.dist(lag["before"]["left"], left1) < 5.0
+    assert math.dist(lag["after"]["right"], (35.0, 907.0)) < 10.0, lag["after"]
+    assert math.dist(lag["after"]["left"], (60.0, 344.0)) < 10.0, lag["after"]
+
+
 def test_frames_out_of_order_and_unreadable_numbers_are_refused_or_dropped():
     tr = Tracker(T, FPS)
     tr.update(0, 0.0, [_obs(0, "cue", (500.0, 500.0))])

@@ -165,6 +165,8 @@ class ShotReconstructor:
                all(tr.anchor_before(ep.start_t)[0] < self.table.head_string_x + 60.0 for tr in on_bed_before)
                and all(tr in moved for tr in on_bed_before))
         if lag:
+            on_bed_before = self._lag_balls(on_bed_before, moved, w0, t_end)
+        if lag:
             names = {id(tr): ("left" if tr.anchor_before(ep.start_t)[1] < self.table.W / 2 else "right")
                      for tr in on_bed_before}
             if len(set(names.values())) != 2:
@@ -362,6 +364,29 @@ class ShotReconstructor:
         if self._abrupt_stop(cue, k, tracks):
             return "the cue ball stopped dead with no ball to stop it (put down by hand): ball in hand, not a shot"
         return None
+
+    def _lag_balls(self, pair: list[Track], moved: list[Track], w0: float, t_end: float) -> list[Track]:
+        """The two lag balls. A re-lag's ball is picked up from where the last lag left it and
+        set down behind the head string: where the hand hid it as it went, its old track may
+        follow the hand instead, and the ball set down is a new track. A lag ball is struck to
+        the foot cushion (WPA 1.2): a track of the pair that never reaches the foot half gives its
+        side to one on the same side that was at rest behind the head string and does."""
+        L, W = self.table.length_mm, self.table.W
+
+        def reach(tr: Track) -> float:
+            xs = [p[0] for p, t in zip(tr.xy, tr.traw) if w0 <= t <= t_end]
+            return max(xs) if xs else -1.0
+
+        out = []
+        for tr in pair:
+            if reach(tr) >= L / 2:
+                out.append(tr)
+                continue
+            side = tr.anchor_before(w0)[1] < W / 2
+            others = [o for o in moved if o not in pair and o.confirmed and o.rests and reach(o) >= L / 2 and
+                      (o.rests[0][1] < W / 2) == side and o.rests[0][0] < self.table.head_string_x + 60.0]
+            out.append(max(others, key=reach) if len(others) == 1 else tr)
+        return out
 
     def _roll_out(self, tr: Track, a: int, b: int, since: float) -> tuple[float, float] | None:
         """When a ball that rolled to rest stopped, and the 95 % half-width of that time. The rest
