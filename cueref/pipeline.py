@@ -171,5 +171,15 @@ def observed(frames, observer: Observer):
 
 def observed_threaded(frames, observer: Observer, depth: int = 8):
     """`observed` in a thread of its own: detection (mostly OpenCV, numpy and onnxruntime, which
-    release the GIL) overlaps with what the consumer does with the observations (tracking)."""
-    return threaded(observed(frames, observer), depth, "detect")
+    release the GIL) overlaps with what the consumer does with the observations (tracking).
+    While it runs, OpenCV's own thread pool is off: the stages are the parallelism, and splitting
+    each small operation across the cores they already share costs more than it gives (review
+    166 fps against 159-162 with it on, the benchmark's clip)."""
+    import cv2
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield from threaded(observed(frames, observer), depth, "detect")
+    finally:
+        cv2.setNumThreads(before)
