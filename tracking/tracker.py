@@ -28,6 +28,7 @@ NAMES = ["cue"] + [str(n) for n in range(1, 16)]
 _INDEX = {n: i for i, n in enumerate(NAMES)}
 GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame
 START_GATE_MM = 200.0
+STREAK_DIAMETERS = 1.15  # an unnamed detection this near a named one is its streak (see _one_per_ball)
 POCKET_MOUTH_MM = 130.0  # last seen this near a pocket's centre, heading in: it went in
 POCKET_GATE_MM = 150.0  # ... and is seen again only in the jaws, if at all
 COAST_S = 0.5
@@ -207,9 +208,15 @@ class Tracker:
             return obs
         ranked = sorted(obs, key=lambda o: (o.ball in _INDEX, o.probs.get(o.ball, 0.0)), reverse=True)
         kept: list[Observation] = []
-        limit = 0.9 * self.table.ball_diameter_mm
+        D = self.table.ball_diameter_mm
         for o in ranked:
-            if all(math.hypot(o.mm[0] - k.mm[0], o.mm[1] - k.mm[1]) >= limit for k in kept):
+            # An unnamed detection hardly more than a diameter from a named one is the named
+            # ball's blur streak seen twice (a fast start), as often as it is a frozen neighbour
+            # the classifier could not name; taken for the streak, a resting track cannot take
+            # it and let the ball itself go to a new track. (A frozen neighbour missed for a frame
+            # keeps its resting track.)
+            if all(math.hypot(o.mm[0] - k.mm[0], o.mm[1] - k.mm[1]) >=
+                   (STREAK_DIAMETERS * D if o.ball not in _INDEX and k.ball in _INDEX else 0.9 * D) for k in kept):
                 kept.append(o)
         return kept
 
