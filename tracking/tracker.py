@@ -28,7 +28,8 @@ NAMES = ["cue"] + [str(n) for n in range(1, 16)]
 _INDEX = {n: i for i, n in enumerate(NAMES)}
 GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame
 START_GATE_MM = 200.0
-STREAK_DIAMETERS = 1.15  # an unnamed detection this near a named one is its streak (see _one_per_ball)
+STREAK_DIAMETERS = 1.05  # an unnamed detection this near a named one is its streak (see _one_per_ball)
+REST_MATCH_MM = 10.0  # ... unless a ball rests this near it
 POCKET_MOUTH_MM = 130.0  # last seen this near a pocket's centre, heading in: it went in
 POCKET_GATE_MM = 150.0  # ... and is seen again only in the jaws, if at all
 COAST_S = 0.5
@@ -132,7 +133,9 @@ class Tracker:
         for tr in live:
             if tr.moving and tr.filt is not None:
                 tr.filt.predict(dt)
-        obs = self._one_per_ball([o for o in observations if self.table.on_bed(o.mm, slack=self.table.R + 200.0)])
+        resting = [tr.anchor for tr in live if not tr.moving]
+        obs = self._one_per_ball([o for o in observations if self.table.on_bed(o.mm, slack=self.table.R + 200.0)],
+                                 resting)
         matched_tr: set[int] = set()
         matched_ob: set[int] = set()
         if live and obs:
@@ -201,7 +204,7 @@ class Tracker:
         movers = [np.asarray(tr.xy[-1]) for tr in tracks if tr.moving or tr._pending]
         return any(math.hypot(o.mm[0] - m[0], o.mm[1] - m[1]) < 1.8 * self.table.ball_diameter_mm for m in movers)
 
-    def _one_per_ball(self, obs: list[Observation]) -> list[Observation]:
+    def _one_per_ball(self, obs: list[Observation], resting: list | None = None) -> list[Observation]:
         """Two balls' centres are never closer than a diameter: of two observations closer than
         0.9 of one (a blur streak seen as two balls), keep the surer."""
         if len(obs) < 2:
@@ -210,13 +213,14 @@ class Tracker:
         kept: list[Observation] = []
         D = self.table.ball_diameter_mm
         for o in ranked:
-            # An unnamed detection hardly more than a diameter from a named one is the named
-            # ball's blur streak seen twice (a fast start), as often as it is a frozen neighbour
-            # the classifier could not name; taken for the streak, a resting track cannot take
-            # it and let the ball itself go to a new track. (A frozen neighbour missed for a frame
-            # keeps its resting track.)
+            # An unnamed detection hardly more than a diameter from a named one, and not where a
+            # ball rests (a frozen neighbour the classifier could not name), is the named ball's
+            # blur streak seen twice (a fast start): a resting track must not take its tail and
+            # let the ball itself go to a new track.
+            streak = o.ball not in _INDEX and not any(
+                math.hypot(o.mm[0] - a[0], o.mm[1] - a[1]) <= REST_MATCH_MM for a in (resting or ()))
             if all(math.hypot(o.mm[0] - k.mm[0], o.mm[1] - k.mm[1]) >=
-                   (STREAK_DIAMETERS * D if o.ball not in _INDEX and k.ball in _INDEX else 0.9 * D) for k in kept):
+                   (STREAK_DIAMETERS * D if streak and k.ball in _INDEX else 0.9 * D) for k in kept):
                 kept.append(o)
         return kept
 
