@@ -264,7 +264,7 @@ def _check_each(tl, rec, agree=1.0):
     each = rule_each(tl.header, tl.entries, {i: _with_declared(rec.records[j], truth[i]) for i, j in m.items()})
     wrong = [(i, truth[i]["t0"], ruling_key(tl.rulings[i]), ruling_key(each[i])) for i in range(len(truth))
              if ruling_key(each[i]) != ruling_key(tl.rulings[i])]
-    assert len(wrong) <= (1.0 - agree) * len(truth), wrong
+    assert len(wrong) <= (1.0 - agree) * len(truth) + 1e-9, wrong  # (1 - 0.8) * 5 is 0.999…
     return truth, m
 
 
