@@ -241,7 +241,7 @@ class Tracker:
         return tr.moving and t - tr.last_t > 1.5 / self.fps and self._into_pocket(tr)
 
     def _into_pocket(self, tr: Track) -> bool:
-        """Last seen moving in a pocket's mouth, heading in (WPA 8.1: a ball that drops stays
+        """Last seen moving in a pocket's mouth, heading in (WPA 2.2: a ball that drops stays
         pocketed; one that rattles out is seen again in the jaws)."""
         last = np.asarray(tr.xy[-1], float)
         pk = self.table.nearest_pocket((float(last[0]), float(last[1])), POCKET_MOUTH_MM)
