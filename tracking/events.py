@@ -412,6 +412,12 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 ts = cue.t[sel][over]
                 events.append({"t": float(ts[0] - dt), "type": "airborne", "ball": "cue",
                                "until": float(ts[-1] + dt), "t_err": dt})
+    # A start no contact explained at its onset, but a contact found from the paths (two moving
+    # balls meeting) within two frames of it: that contact set it moving (WPA 3.6 is for motion
+    # no contact explains).
+    hits = [(e["t"], e["balls"]) for e in events if e["type"] == "collision"]
+    events[:] = [e for e in events if e["type"] != "disturbed" or not any(
+        e["ball"] in balls and abs(t - e["t"]) <= 2 * dt + e["t_err"] for t, balls in hits)]
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
     return t0, events
