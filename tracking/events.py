@@ -654,30 +654,27 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
 
 
+def _frozen(r: Path, pos, t: float, D: float) -> bool:
+    """Ball r rests touching `pos` (a ball's centre), or a few millimetres off."""
+    return r.rest is not None and abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) <= 6.0 + 3.0 * _sig(r, t)
+
+
 def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float) -> bool:
     """Resting ball q, struck at t_hit, passed the blow on: a ball frozen to it started then."""
     if q.rest is None:
         return False
-    for r in paths:
-        if r is q or r.rest is None or not r.onsets:
-            continue
-        if abs(float(np.hypot(*(r.rest - q.rest))) - D) > 6.0 + 3.0 * _sig(r, t_hit):
-            continue
-        if any(t_hit - 2 * dt <= t_on <= t_hit + 4 * dt for t_on, _ in r.onsets.values()):
-            return True
-    return False
+    return any(r is not q and r.onsets and _frozen(r, q.rest, t_hit, D) and
+               any(t_hit - 2 * dt <= t_on <= t_hit + 4 * dt for t_on, _ in r.onsets.values()) for r in paths)
 
 
 def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float):
     """(q, r): a ball r at rest frozen to p (touching, or a few millimetres off) that moving ball q
     reached as p started: the blow went through r (a ball pushed on through a frozen one moves
     little or not at all). None if there is none."""
-    for r in paths:
-        if r is p or r.rest is None or r.moving_at(t_on - 2 * dt):
+    others = [x for x in paths if x is not p]
+    for r in others:
+        if not _frozen(r, pos, t_on, D) or r.moving_at(t_on - 2 * dt):
             continue
-        if abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) > 6.0 + 3.0 * _sig(r, t_on):
-            continue
-        others = [x for x in paths if x is not p]
         hit = _partners(r, r.rest, t_on, onsets, others, D, dt, window=3.0, slack=6.0, recent=True)
         if hit:
             return hit[0][0], r

@@ -52,7 +52,7 @@ class BallDetector:
         self.mm_per_px = 100.0 / float(np.hypot(*(c[1] - c[0])))
         # The pockets' mouths: a dark hole the locator takes for a ball (and the classifier, too,
         # for the 8). A candidate there must show a lit part (a highlight, the number's disc).
-        L, W, R = cal.table.L, cal.table.W, cal.table.R
+        L, W = cal.table.L, cal.table.W
         pockets = np.array([[0, 0], [L / 2, 0], [L, 0], [0, W], [L / 2, W], [L, W]], float)
         self.pockets_px = cal.to_pixel(pockets)
         self.pocket_zone_px = 3.0 * self.locator.r_full
