@@ -25,7 +25,7 @@ from cueref.observation import Observation
 from cueref.table import Table
 from tracking.events import Path, extract, fit_line
 from tracking.kalman import ROLLING_DECEL
-from tracking.tracker import NAMES, Track, Tracker
+from tracking.tracker import NAMES, REST_S, Track, Tracker
 
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
 QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
@@ -385,7 +385,7 @@ class ShotReconstructor:
             side = tr.anchor_before(w0)[1] < W / 2
             others = [o for o in moved if o not in pair and o.confirmed and o.rests and reach(o) >= L / 2 and
                       (o.rests[0][1] < W / 2) == side and o.rests[0][0] < self.table.head_string_x + 60.0]
-            out.append(max(others, key=reach) if len(others) == 1 else tr)
+            out.append(others[0] if len(others) == 1 else tr)
         return out
 
     def _roll_out(self, tr: Track, a: int, b: int, since: float) -> tuple[float, float] | None:
@@ -399,7 +399,7 @@ class ShotReconstructor:
         few samples), and the rest test's time stands. WPA 2.19: balls are moving until every
         ball has stopped; what the camera cannot see moving (a creep under the noise) is not
         called (Reg 25)."""
-        n = max(3, int(round(0.2 * self.fps)))
+        n = max(3, int(round(REST_S * self.fps)))  # the rest test's window
         rest = np.asarray(tr.xy[b:b + n], float).mean(axis=0)
         k = np.arange(a, b)
         t = np.asarray(tr.t, float)[a:b]
