@@ -296,6 +296,20 @@ def test_review_of_bad_input_names_what_was_wrong(tmp_path):
     assert r.returncode == 2 and "cal.json" in r.stderr and "corners_px" in r.stderr and "FATAL" not in r.stderr
 
 
+def test_the_reviews_decoding_threads_give_the_same_frames_as_opencvs_default():
+    """More FFmpeg threads (for throughput) must not change a pixel: frame-threaded H.264
+    decoding is exact, frames in order."""
+    import numpy as np
+
+    from cueref.pipeline import DECODE_THREADS, frames_of
+
+    assert DECODE_THREADS >= 4
+    ours = list(frames_of(SAMPLE / "clip.mp4", 100, 130))
+    default = list(frames_of(SAMPLE / "clip.mp4", 100, 130, threads=None))
+    assert [k for k, _, _ in ours] == [k for k, _, _ in default] == list(range(100, 130))
+    assert all(np.array_equal(a, b) for (_, _, a), (_, _, b) in zip(ours, default))
+
+
 def test_a_truncated_video_keeps_everything_ruled_before_the_cut(tmp_path):
     """A recording cut short (its index up front, as streaming recorders write it): the review
     rules what is there, says where the video ends, and exits 2."""
