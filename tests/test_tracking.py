@@ -213,6 +213,28 @@ def test_contact_time_is_when_the_centres_are_a_diameter_apart():
     assert hit[0] == pytest.approx((500.0 - D) / 2000.0, abs=1e-6)
 
 
+def test_an_approach_passes_a_ball_by_only_when_clearly_more_than_a_diameter_off():
+    # A rack's side ball that the long line from the strike grazes is not the first contact when
+    # the approach just before clearly passes it by (seed 7018's straight-pool break named the 4
+    # for the 5 it hit). Clearly: the gap beyond a diameter exceeds twice the approach's own
+    # sideways uncertainty; within it the ball may have been touched.
+    from tracking.events import _passes_by
+
+    D, dt = T.ball_diameter_mm, 1.0 / FPS
+    t_close = (1500.0 - 500.0) / 3000.0  # 3 m/s along y = 600 from x = 500: beside x = 1500
+    ts = t_close - np.arange(6, 0, -1) * dt  # the six frames before
+    for sigma, gap, passes in ((0.5, 6.0, True), (0.5, 1.5, False), (4.0, 6.0, False), (4.0, 30.0, True)):
+        rng = np.random.default_rng(3)
+        xy = np.stack([500.0 + 3000.0 * ts, np.full(6, 600.0)], 1) + rng.normal(0, sigma, (6, 2))
+        fit = fit_line(ts, xy, np.full(6, sigma), float(ts[-1]))
+        ball = (1500.0, 600.0 + D + gap)  # beside the line at its closest, gap mm beyond touching
+        assert _passes_by(fit, ball, D, t_close, dt) is passes, (sigma, gap)
+    # A ball straight ahead is met, not passed by; no fit, no verdict.
+    fit = fit_line(ts, np.stack([500.0 + 3000.0 * ts, np.full(6, 600.0)], 1), np.full(6, 0.5), float(ts[-1]))
+    assert not _passes_by(fit, (1500.0 + D, 600.0), D, t_close, dt)
+    assert not _passes_by(None, (1500.0, 600.0), D, 0.3, dt)
+
+
 def test_observations_read_back_and_bad_lines_are_named(tmp_path):
     from cueref.records import RecordError
     from tracking.shots import read_observations

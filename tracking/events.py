@@ -507,17 +507,25 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
             return None
     # The line from the strike tells which ball; its time runs early on a long shot (the cloth
     # slows the ball), so time the contact with the line just before it.
+    # The line's order is the geometry's: a ball half a diameter or more further along it is
+    # not met first, whatever its own start says (a rack's inner balls start with its apex).
+    # Only balls about as far along as the first are told apart by their own timing.
+    speed = float(np.hypot(*line.v))
     refined = []
     for h_t, h_name, h_err, h_q in hits:
-        if h_t - t_hit > 3 * dt:
+        if (h_t - t_hit) * speed >= 0.5 * D:
             break
         # When the ball it meets starts moving is when it was hit (the line's time is early).
         starts = [t_on for t_on, _ in (h_q.onsets or {}).values() if t_on >= h_t - 2 * dt]
         guess = min(starts) if starts else h_t
         local = cue.fit_before(guess, dt)
+        if _passes_by(local, h_q.rest, D, guess, dt):
+            continue  # the long line grazed it; the approach just before passes it by
         est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt) if local is not None else None
         good = est is not None and est[1] < max(h_err, dt)
         refined.append((est[0], h_name, est[1], h_q) if good else (h_t, h_name, h_err, h_q))
+    if not refined:
+        return None  # the path's bend will tell
     refined.sort(key=lambda h: h[0])
     t_hit, name, err, q = refined[0]
     # The ball it meets is set moving (a slow one, deep in a rack, a few frames later), or
@@ -530,6 +538,20 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
     return name, t_hit, err, together
+
+
+def _passes_by(fit: Fit | None, rest, D: float, t: float, dt: float) -> bool:
+    """Whether a fitted approach clearly misses a resting ball: its closest approach (within
+    three frames of `t`) is further than a diameter by over twice its sideways uncertainty."""
+    if fit is None or rest is None:
+        return False
+    v2 = float(fit.v @ fit.v)
+    if v2 < 1e-6:
+        return False
+    tau = float((np.asarray(rest, float) - fit.a) @ fit.v) / v2
+    tc = min(max(fit.t_ref + tau, t - 3 * dt), t + 3 * dt)
+    gap = float(np.hypot(*(fit.pos(tc) - rest))) - D
+    return gap > 2.0 * math.sqrt(max(fit.var(tc), 0.0)) + 2.0
 
 
 def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
