@@ -56,6 +56,29 @@ def test_identity_keeps_two_balls_apart_when_their_paths_cross():
     assert len([t_ for t_ in tr.tracks if t_.confirmed]) == 2
 
 
+def test_a_track_that_follows_another_ball_after_a_rerack_takes_its_name():
+    # Re-racking: the 4 rested 20 s where the 3 is then set down (hands hide the spot for a
+    # second), and the 4 goes to the other end. The track that waited there follows the 3 now:
+    # after two seconds of seeing a 3 it is the 3, whatever it saw for a rack before (seed
+    # 7001's nine-ball break put the 4 in the wrong pocket: the 3's track kept the name 4).
+    tr = Tracker(T, FPS)
+    rng = np.random.default_rng(4)
+    spot, far = (1000.0, 600.0), (2000.0, 700.0)
+    n_before, n_hand, n_after = int(20 * FPS), int(1 * FPS), int(2.5 * FPS)
+    for k in range(n_before + n_hand + n_after):
+        if k < n_before:
+            obs = [_obs(k, "4", np.add(spot, rng.normal(0, 0.5, 2)))]
+        elif k < n_before + n_hand:
+            obs = []
+        else:
+            obs = [_obs(k, "3", np.add((1004.0, 603.0), rng.normal(0, 0.5, 2))),
+                   _obs(k, "4", np.add(far, rng.normal(0, 0.5, 2)))]
+        tr.update(k, k / FPS, obs)
+    live = [t_ for t_ in tr.tracks if t_.confirmed and t_.last_frame == n_before + n_hand + n_after - 1]
+    by_place = {("spot" if np.hypot(*(t_.position() - spot)) < 20 else "far"): t_.label()[0] for t_ in live}
+    assert by_place == {"spot": "3", "far": "4"}, by_place
+
+
 def test_a_fast_start_seen_as_a_streak_twice_stays_the_same_ball():
     # A cue ball struck at 5 m/s is a blur streak in its first frame: the detector may find it
     # twice, the named head 77 mm from the rest spot and an unnamed tail 22 mm from it. The tail
