@@ -59,8 +59,9 @@ def test_identity_keeps_two_balls_apart_when_their_paths_cross():
 def test_a_track_that_follows_another_ball_after_a_rerack_takes_its_name():
     # Re-racking: the 4 rested 20 s where the 3 is then set down (hands hide the spot for a
     # second), and the 4 goes to the other end. The track that waited there follows the 3 now:
-    # after two seconds of seeing a 3 it is the 3, whatever it saw for a rack before (seed
-    # 7001's nine-ball break put the 4 in the wrong pocket: the 3's track kept the name 4).
+    # after seconds of seeing a 3 it is the 3, whatever it saw for a rack before (seed 7001's
+    # nine-ball break put the 4 in the wrong pocket: the 3's track kept the name 4). And a ball
+    # hidden as long but seen again only a moment (the 7 in the jaws) keeps its own name.
     tr = Tracker(T, FPS)
     rng = np.random.default_rng(4)
     spot, far = (1000.0, 600.0), (2000.0, 700.0)
@@ -77,6 +78,15 @@ def test_a_track_that_follows_another_ball_after_a_rerack_takes_its_name():
     live = [t_ for t_ in tr.tracks if t_.confirmed and t_.last_frame == n_before + n_hand + n_after - 1]
     by_place = {("spot" if np.hypot(*(t_.position() - spot)) < 20 else "far"): t_.label()[0] for t_ in live}
     assert by_place == {"spot": "3", "far": "4"}, by_place
+
+    tr = Tracker(T, FPS)
+    for k in range(n_before + n_hand + 6):
+        if n_before <= k < n_before + n_hand:
+            continue
+        # Seen again half a diameter nearer the pocket, and sure of nothing for those frames.
+        at, name = (spot, "7") if k < n_before else ((1010.0, 600.0), "unknown")
+        tr.update(k, k / FPS, [_obs(k, name, np.add(at, rng.normal(0, 0.5, 2)))])
+    assert [t_.label()[0] for t_ in tr.tracks if t_.confirmed] == ["7"]
 
 
 def test_a_fast_start_seen_as_a_streak_twice_stays_the_same_ball():

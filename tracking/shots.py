@@ -306,13 +306,12 @@ class ShotReconstructor:
         return out
 
     def _assign_names(self, tracks: list[Track], t: float) -> dict[int, str]:
-        """Each ball name to at most one track, by the classifier's votes (faded over the tracker's
-        VOTE_MEMORY_S: what the track has followed lately, not a ball it followed a rack ago);
+        """Each ball name to at most one track, by the classifier's votes over the whole track;
         between equals, the one seen last (the lag balls taken away lose the name 'cue' to the
         cue ball)."""
         if not tracks:
             return {}
-        share = np.array([tr.votes / max(tr.vote_mass, 1e-9) for tr in tracks])
+        share = np.array([tr.votes / max(tr.n_votes, 1) for tr in tracks])
         unseen = np.array([min(max(t - tr.last_t, 0.0), 30.0) for tr in tracks])
         cost = -np.log(share * np.exp(-unseen / 5.0)[:, None] + 1e-3)
         rows, cols = linear_sum_assignment(cost)

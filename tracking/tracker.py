@@ -41,10 +41,8 @@ CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAM
 CONFIRM_FRAMES = 6
 TELEPORT_MM_S = 12000.0  # faster than any shot: a ball moved by hand (or a mix-up), not rolled
 RESCUE_P = 0.95  # a label this sure may move a track across the table
-# The observations' votes for a track's name fade with this time constant (s): a track that has
-# followed the 4 for a rack and then, after the re-rack, another ball for a couple of seconds
-# takes that ball's name (its 5,000 old votes no longer outweigh what it sees now).
-VOTE_MEMORY_S = 1.5
+HIDDEN_RENAME_S = 0.5  # unseen this long at rest, a track's ball may have been swapped by hand
+RENAME_KEEP_VOTES = 30  # then its old votes count as this many (half a second's at 60 fps)
 
 
 @dataclass
@@ -54,10 +52,8 @@ class Track:
     anchor: np.ndarray  # rest position (mm): meaningful while at rest
     sigma: float
     filt: BallFilter | None = None  # while moving
-    votes: np.ndarray = field(default_factory=lambda: np.zeros(len(NAMES)))  # faded (VOTE_MEMORY_S)
-    n_votes: int = 0  # observations that voted
-    vote_mass: float = 0.0  # the votes' weight, faded as they are
-    vote_t: float | None = None  # the media time of the last vote
+    votes: np.ndarray = field(default_factory=lambda: np.zeros(len(NAMES)))
+    n_votes: int = 0
     hits: int = 1
     confirmed: bool = False
     last_frame: int = 0
@@ -87,7 +83,7 @@ class Track:
         if self.n_votes == 0 or self.votes.sum() <= 0:
             return None, 0.0
         k = int(np.argmax(self.votes))
-        return NAMES[k], float(self.votes[k] / max(self.vote_mass, 1e-9))
+        return NAMES[k], float(self.votes[k] / max(self.n_votes, 1))
 
     def position(self) -> np.ndarray:
         if self.moving and self.filt is not None:
@@ -279,6 +275,8 @@ class Tracker:
     def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
         xy = np.asarray(o.mm, float)
         sigma = max(o.sigma_mm, 0.3)
+        if not tr.moving and t - tr.last_t > HIDDEN_RENAME_S:
+            self._forget_name(tr)  # hidden at rest (hands): the ball seen there now may be another
         tc = t - (self.lag if tr.moving else 0.0)
         tr.add_sample(tc, t, frame, xy, sigma)
         tr.hits += 1
@@ -306,20 +304,24 @@ class Tracker:
                 tr.anchor_n += 1
                 tr.sigma = sigma
 
+    @staticmethod
+    def _forget_name(tr: Track) -> None:
+        """After a hand may have swapped the ball under a track (a re-rack sets the 3 where the 4
+        waited), its old votes count as half a second's: thousands, from a rack's worth of rest,
+        would outweigh seconds of a sure other name; a few keep its name if it is the same ball
+        and is seen only a moment more (the 7 hidden in the jaws, then knocked in)."""
+        if tr.n_votes > RENAME_KEEP_VOTES:
+            tr.votes *= RENAME_KEEP_VOTES / tr.n_votes
+            tr.n_votes = RENAME_KEEP_VOTES
+
     def _vote(self, tr: Track, o: Observation) -> None:
         if not o.probs:
             return
-        if tr.vote_t is not None and o.t > tr.vote_t:
-            fade = math.exp(-(o.t - tr.vote_t) / VOTE_MEMORY_S)
-            tr.votes *= fade
-            tr.vote_mass *= fade
-        tr.vote_t = o.t if tr.vote_t is None else max(tr.vote_t, o.t)
         for name, p in o.probs.items():
             k = _INDEX.get(name)
             if k is not None:
                 tr.votes[k] += p
         tr.n_votes += 1
-        tr.vote_mass += 1.0
 
     def _start(self, tr: Track, n: int = 2) -> None:
         """The last n observations left the rest position: the ball has been moving since the
@@ -414,8 +416,6 @@ class Tracker:
             best.add_sample(new.traw[k] - self.lag, new.traw[k], new.frame[k], new.xy[k], new.s[k])
         best.votes += new.votes
         best.n_votes += new.n_votes
-        best.vote_mass += new.vote_mass
-        best.vote_t = max(best.vote_t or new.vote_t or 0.0, new.vote_t or 0.0)
         best.hits += new.hits
         best.last_frame, best.last_t = new.last_frame, new.last_t
         best.ended_t = None
@@ -474,6 +474,8 @@ class Tracker:
             # Unseen for a few frames before: it was moved where the camera could not see
             # (a hand, or under the cue); one missed frame is just a fast start.
             tr.jumped.append(gap > 2.5 / self.fps or float(np.hypot(*v)) > TELEPORT_MM_S)
+            if gap > HIDDEN_RENAME_S or float(np.hypot(*v)) > TELEPORT_MM_S:
+                self._forget_name(tr)  # moved by a hand (or a mix-up), not hit while hidden
         tr.add_sample(t - self.lag, t, frame, xy, max(o.sigma_mm, 0.3))
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
