@@ -317,7 +317,15 @@ class Tracker:
     def _vote(self, tr: Track, o: Observation) -> None:
         if not o.probs:
             return
-        for name, p in o.probs.items():
+        probs = o.probs
+        top = max(probs, key=probs.get)
+        if o.ball in _INDEX and top != o.ball:
+            # The detector named it knowing every ball in the frame, one of each number: the 11
+            # whose crop looks 57 % like the 3, beside a surer 3, is the 11. The share the crop
+            # gave the number taken by another ball goes to the name given.
+            probs = dict(probs)
+            probs[o.ball] = probs.get(o.ball, 0.0) + probs.pop(top)
+        for name, p in probs.items():
             k = _INDEX.get(name)
             if k is not None:
                 tr.votes[k] += p
