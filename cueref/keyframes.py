@@ -56,6 +56,7 @@ class CueCrops:
         self.keep = int(keep_s * fps)
         self.fps = fps
         self.crops: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.seen: set[int] = set()  # the frames whose crop is centred on a cue ball seen there
         self._last = None
 
     def add(self, k: int, img: np.ndarray, observations) -> None:
@@ -63,11 +64,12 @@ class CueCrops:
         if cues:
             best = max(cues, key=lambda o: o.probs.get("cue", 0.0))
             self._last = best.px
+            self.seen.add(k)
         if self._last is None:
             return
         self.crops[k] = crop(img, self._last, self.half)
         while len(self.crops) > self.keep:
-            self.crops.popitem(last=False)
+            self.seen.discard(self.crops.popitem(last=False)[0])
 
     def contact_strip(self, rec: dict) -> np.ndarray | None:
         """The frames before, at and after the first contact of a shot, or None (no contact, or
@@ -77,8 +79,13 @@ class CueCrops:
             return None
         tc = rec["t0"] + e["t"]
         k = int(math.floor(tc * self.fps))
-        # The contact falls between frames k and k + 1: two frames either side.
-        picked = [(f"frame {j}", self.crops[j]) for j in (k - 1, k, k + 1, k + 2) if j in self.crops]
+        # The contact falls between frames k and k + 1: two frames either side; those where the
+        # cue ball was not seen (a break's streak) left for the next in which it is, not a crop
+        # of where it last rested.
+        want = [j for j in (k - 1, k, k + 1, k + 2) if j in self.seen]
+        later = (j for j in range(k + 3, k + 3 + int(self.fps)) if j in self.seen)
+        want += [j for _, j in zip(range(4 - len(want)), later)]
+        picked = [(f"frame {j}", self.crops[j]) for j in want if j in self.crops]
         if not picked:
             return None
         return strip(picked)

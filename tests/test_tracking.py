@@ -113,6 +113,49 @@ def test_a_fast_start_seen_as_a_streak_twice_stays_the_same_ball():
     assert np.hypot(*(cue[0].position() - (rest + (75.0, 18.0) + v * 9))) < 30.0
 
 
+def test_a_break_cue_ball_unseen_until_after_its_first_contact_still_names_and_times_it():
+    # A cue ball struck at 10 m/s is a streak the detector does not take for a ball: it is seen at
+    # rest, then only after it has met the 1 (10 mm off centre; ideal elastic stun contact, then
+    # both slow to rest, the 1 into the foot cushion's reach). The first contact is where its
+    # first sightings' line, followed back, comes a diameter from the 1 that starts then; the
+    # strike is when it vanished.
+    from tracking.shots import ShotReconstructor
+
+    D, y0, t_s, v0, off = T.ball_diameter_mm, 635.0, 1.0, 10000.0, 10.0
+    rest, one = np.array([400.0, y0]), np.array([1800.0, y0 + off])
+    c = np.array([one[0] - math.sqrt(D * D - off ** 2), y0])  # the cue ball's centre at contact
+    t_c = t_s + (c[0] - rest[0]) / v0
+    n = (one - c) / D
+    v_one = (v0 * n[0]) * n
+    v_cue = np.array([v0, 0.0]) - v_one
+    def after(p0, v, tau, slow):  # slowing to rest exponentially (a stand-in for the cloth)
+        return p0 + v * slow * (1.0 - math.exp(-tau / slow))
+
+    rec = ShotReconstructor(T, FPS)
+    rng = np.random.default_rng(8)
+    first_seen = None
+    for k in range(int(5 * FPS)):
+        t = k / FPS
+        obs = [_obs(k, "9", np.add((2200.0, 1000.0), rng.normal(0, 0.5, 2)))]
+        one_at = one if t <= t_c else after(one, v_one, t - t_c, 0.07)
+        obs.append(_obs(k, "1", np.add(one_at, rng.normal(0, 0.5, 2))))
+        if t <= t_s:
+            obs.append(_obs(k, "cue", np.add(rest, rng.normal(0, 0.5, 2))))
+        elif t > t_c:
+            first_seen = first_seen or t
+            obs.append(_obs(k, "cue", np.add(after(c, v_cue, t - t_c, 0.3), rng.normal(0, 0.5, 2))))
+        rec.push(k, t, obs)
+    rec.finish(5.0)
+    assert first_seen - t_s > 7.5 / FPS  # unseen for 8 frames
+    shots = [r for r in rec.records if r["kind"] == "shot"]
+    assert len(shots) == 1
+    r = shots[0]
+    assert abs(r["t0"] - t_s) <= 1.0 / FPS  # struck as it vanished
+    hits = sorted((e["t"], sorted(e["balls"]), e["t_err"]) for e in r["events"] if e["type"] == "collision")
+    assert hits and hits[0][1] == ["1", "cue"], hits
+    assert abs(r["t0"] + hits[0][0] - t_c) <= hits[0][2] + 1.0 / FPS, (r["t0"] + hits[0][0], t_c)
+
+
 def test_a_resting_ball_hidden_for_seconds_is_kept():
     tr = Tracker(T, FPS)
     for k in range(300):  # 5 s; the 9 hidden from 1 s to 4.5 s (a player stands over it)

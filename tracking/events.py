@@ -232,7 +232,11 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         for k, (a, _) in enumerate(p.motions):
             if a == 0 and p.rest is None:
                 continue  # it appeared moving: no onset seen
-            if k == 0 and p.rest is not None:
+            flight = _unseen_flight(p, D, dt) if k == 0 and p.name in strikers else None
+            if flight is not None:
+                # Struck as it vanished: its streak was not seen as a ball (a break).
+                t_on, err = flight[0] + 0.5 * dt, 0.5 * dt
+            elif k == 0 and p.rest is not None:
                 t_guess = p.t[a] - 0.5 * dt
                 t_on, err, _, _ = kink(p, t_guess, fps, rest_before=True)
             else:
@@ -246,7 +250,12 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     # have started before that contact, so onsets a few frames early (a slow ball in a cluster,
     # timed from a noisy line) are moved up to it.
     first_contacts = {}
+    import os
+    if os.environ.get("FCDBG"):
+        for p_ in paths:
+            if p_.name == "cue": print("CUEPATH", p_.rest, p_.motions[:2], p_.onsets, len(p_.t), [(round(float(x),3), np.round(y)) for x, y in zip(p_.t[:3], p_.xy[:3])])
     for t_on, err, p, k in onsets:
+        if os.environ.get("FCDBG") and p.name in strikers: print("STRIKER?", t_on, k, _partners(p, p.rest if p.rest is not None else p.at(t_on), t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True))
         if p.name in strikers and p.name not in first_contacts and k == 0:
             pos = p.rest if p.rest is not None else p.at(t_on)
             if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True):
@@ -429,6 +438,8 @@ def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     else the ball a diameter from its first bend."""
     hit = _first_touching(cue, t_strike, paths, D, fps)
     if hit is None:
+        hit = _first_unseen(cue, paths, D, fps)
+    if hit is None:
         hit = _first_in_line(cue, t_strike, paths, D, fps)
     return hit if hit is not None else _first_bend_contact(cue, t_strike, paths, D, fps)
 
@@ -452,6 +463,82 @@ def _first_touching(cue: Path, t_strike: float, paths: list[Path], D: float, fps
     near.sort()
     t_hit, name, err = near[0]
     return name, max(t_hit, t_strike + 1e-4), err, {name: (max(t_hit, t_strike + 1e-4), err)}
+
+
+def _unseen_flight(p: Path, D: float, dt: float) -> tuple[float, float] | None:
+    """(last seen at rest, first seen moving) when a ball left its rest unseen for over two
+    frames and was next seen two diameters or more away; else None."""
+    if p.rest is None or not p.motions:
+        return None
+    a = p.motions[0][0]
+    if a == 0:
+        return None
+    t_rest, t_seen = float(p.t[a - 1]), float(p.t[a])
+    if t_seen - t_rest < 2.5 * dt or float(np.hypot(*(p.xy[a] - p.rest))) < 2 * D:
+        return None
+    return t_rest, t_seen
+
+
+def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
+    """A striker unseen from its rest to after its first contact (a break: a cue ball at 8-13 m/s
+    is a streak the detector does not take for a ball): it went straight from its rest to the
+    contact, and left it on the line its first sightings show. The contact is where that line,
+    followed back, first comes a diameter from a ball that starts then, with nothing on the
+    straight way from the rest to it."""
+    dt = 1.0 / fps
+    flight = _unseen_flight(cue, D, dt)
+    if flight is None:
+        return None  # seen on its way: its own line tells
+    t_rest, t_seen = flight
+    post = cue.fit_after(t_seen - 0.5 * dt, dt)
+    if post is None or float(np.hypot(*post.v)) < 100.0:
+        return None
+    v2 = float(post.v @ post.v)
+    found = []
+    for q in paths:
+        if q is cue or q.rest is None or (q.motions and q.t[q.motions[0][0]] < t_rest):
+            continue
+        # The line followed back: when is it a diameter from q (the later crossing), or, if it
+        # only grazes, at its closest?
+        da = post.a - q.rest
+        b, c = 2 * float(da @ post.v), float(da @ da) - D * D
+        disc = b * b - 4 * v2 * c
+        tau = (-b + math.sqrt(disc)) / (2 * v2) if disc >= 0 else -b / (2 * v2)
+        t_c = post.t_ref + tau
+        if not t_rest < t_c <= t_seen + 0.5 * dt:  # (the line's time is good to a fraction of a frame)
+            continue
+        sd = math.sqrt(max(post.var(t_c), 0.0))
+        if abs(float(np.hypot(*(post.pos(t_c) - q.rest))) - D) > 2 * sd + 3.0:
+            continue
+        moved = q.motion_at(t_c + 3 * dt) is not None or any(
+            t_c - 2 * dt <= t_on <= t_c + 6 * dt for t_on, _ in (q.onsets or {}).values()) or \
+            _passed_on(q, t_c, paths, D, dt)
+        if not moved:
+            continue
+        # Nothing in the way from the rest to the contact (a rack's inner ball is behind its apex).
+        at = post.pos(t_c)
+        way = at - cue.rest
+        L2 = max(float(way @ way), 1e-9)
+        blocked = False
+        for r in paths:
+            if r is q or r is cue or r.rest is None or (r.motions and r.t[r.motions[0][0]] < t_rest):
+                continue
+            u = min(max(float((r.rest - cue.rest) @ way) / L2, 0.0), 1.0)
+            if u < 1.0 and float(np.hypot(*(cue.rest + u * way - r.rest))) < D - 2.0:
+                blocked = True
+                break
+        if not blocked:
+            err = max(0.5 * dt, sd / math.sqrt(v2))
+            found.append((t_c, q.name, err))
+    if not found:
+        return None
+    # Followed back from where it was first seen, the first ball the line meets is the one it
+    # left: further back the line is not its path (a break's cue ball drawn back off the 1
+    # would otherwise "meet" the rack's inner balls behind it).
+    found.sort(reverse=True)
+    t_hit, name, err = found[0]
+    together = {n: (t, e) for t, n, e in found if t_hit - t <= 2 * math.hypot(err, e)}
+    return name, min(t_hit, t_seen - 1e-4), err, together
 
 
 def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):

@@ -39,7 +39,12 @@ LIFTED_S = 2.0  # a resting track unseen this long is marked lifted (kept for it
 REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
 CONFIRM_FRAMES = 6
-TELEPORT_MM_S = 12000.0  # faster than any shot: a ball moved by hand (or a mix-up), not rolled
+TELEPORT_MM_S = 12000.0  # seen to move faster than any shot: a ball moved by hand (or a mix-up), not rolled
+# The fastest a struck ball leaves unseen: a break's cue ball, up to ~13 m/s (the fastest recorded
+# ~14.6). Only for finding an unseen ball again: a hand's move seen from frame to frame is told by
+# TELEPORT_MM_S (at 15 m/s there, the sample clip's hands setting up the second lag, seen at 30 fps,
+# made a lag of their own).
+STRIKE_MAX_MM_S = 15000.0
 RESCUE_P = 0.95  # a label this sure may move a track across the table
 HIDDEN_RENAME_S = 0.5  # unseen this long at rest, a track's ball may have been swapped by hand
 RENAME_KEEP_VOTES = 30  # then its old votes count as this many (half a second's at 60 fps)
@@ -317,15 +322,7 @@ class Tracker:
     def _vote(self, tr: Track, o: Observation) -> None:
         if not o.probs:
             return
-        probs = o.probs
-        top = max(probs, key=probs.get)
-        if o.ball in _INDEX and top != o.ball:
-            # The detector named it knowing every ball in the frame, one of each number: the 11
-            # whose crop looks 57 % like the 3, beside a surer 3, is the 11. The share the crop
-            # gave the number taken by another ball goes to the name given.
-            probs = dict(probs)
-            probs[o.ball] = probs.get(o.ball, 0.0) + probs.pop(top)
-        for name, p in probs.items():
+        for name, p in o.probs.items():
             k = _INDEX.get(name)
             if k is not None:
                 tr.votes[k] += p
@@ -413,8 +410,9 @@ class Tracker:
             oname, oshare = old.label()
             if oname != name or oshare < 0.6:
                 continue
-            # A strike sends a ball off at up to ~10 m/s.
-            if float(np.hypot(*(p - np.asarray(old.xy[-1])))) > GATE_MM + 10000.0 * (new.traw[0] - old.last_t):
+            # No struck ball goes faster than STRIKE_MAX_MM_S (a break's cue ball, unseen on its
+            # way, reaches the rack 1.4 m off in 7 frames at 60 fps: 12 m/s).
+            if float(np.hypot(*(p - np.asarray(old.xy[-1])))) > GATE_MM + STRIKE_MAX_MM_S * (new.traw[0] - old.last_t):
                 continue
             if best is None or old.last_t > best.last_t:
                 best = old
