@@ -250,12 +250,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     # have started before that contact, so onsets a few frames early (a slow ball in a cluster,
     # timed from a noisy line) are moved up to it.
     first_contacts = {}
-    import os
-    if os.environ.get("FCDBG"):
-        for p_ in paths:
-            if p_.name == "cue": print("CUEPATH", p_.rest, p_.motions[:2], p_.onsets, len(p_.t), [(round(float(x),3), np.round(y)) for x, y in zip(p_.t[:3], p_.xy[:3])])
     for t_on, err, p, k in onsets:
-        if os.environ.get("FCDBG") and p.name in strikers: print("STRIKER?", t_on, k, _partners(p, p.rest if p.rest is not None else p.at(t_on), t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True))
         if p.name in strikers and p.name not in first_contacts and k == 0:
             pos = p.rest if p.rest is not None else p.at(t_on)
             if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True):
@@ -510,10 +505,7 @@ def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
         sd = math.sqrt(max(post.var(t_c), 0.0))
         if abs(float(np.hypot(*(post.pos(t_c) - q.rest))) - D) > 2 * sd + 3.0:
             continue
-        moved = q.motion_at(t_c + 3 * dt) is not None or any(
-            t_c - 2 * dt <= t_on <= t_c + 6 * dt for t_on, _ in (q.onsets or {}).values()) or \
-            _passed_on(q, t_c, paths, D, dt)
-        if not moved:
+        if not _set_moving(q, t_c, paths, D, dt, within=6):
             continue
         # Nothing in the way from the rest to the contact (a rack's inner ball is behind its apex).
         at = post.pos(t_c)
@@ -617,10 +609,7 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     t_hit, name, err, q = refined[0]
     # The ball it meets is set moving (a slow one, deep in a rack, a few frames later), or
     # passes the blow on to one frozen to it.
-    moved = q.motion_at(t_hit + 3 * dt) is not None or any(
-        t_hit - 2 * dt <= t_on <= t_hit + 8 * dt for t_on, _ in (q.onsets or {}).values()) or \
-        _passed_on(q, t_hit, paths, D, dt)
-    if not moved:
+    if not _set_moving(q, t_hit, paths, D, dt, within=8):
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
@@ -673,10 +662,7 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
                 continue
             # A ball touched is set moving (or was moving): one the cue ball passes over in the
             # air stays put.
-            moved = q.motion_at(hit[0] + 3 * dt) is not None or any(
-                hit[0] - 2 * dt <= t_on <= hit[0] + 3 * dt for t_on, _ in (q.onsets or {}).values()) or \
-                _passed_on(q, hit[0], paths, D, dt)
-            if moved:
+            if _set_moving(q, hit[0], paths, D, dt, within=3):
                 near.append((hit[0], q.name, hit[1]))
         if not near:
             continue  # a cushion or a curve, not a ball: the first contact is further on
@@ -766,6 +752,15 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
 def _frozen(r: Path, pos, t: float, D: float) -> bool:
     """Ball r rests touching `pos` (a ball's centre), or a few millimetres off."""
     return r.rest is not None and abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) <= 6.0 + 3.0 * _sig(r, t)
+
+
+def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, within: int) -> bool:
+    """Whether ball q, met at t_hit, was set moving: moving three frames on, or started within
+    `within` frames (a slow ball deep in a rack starts late), or passed the blow on to a ball
+    frozen to it. A ball the cue ball passes over in the air stays put."""
+    return q.motion_at(t_hit + 3 * dt) is not None or any(
+        t_hit - 2 * dt <= t_on <= t_hit + within * dt for t_on, _ in (q.onsets or {}).values()) or \
+        _passed_on(q, t_hit, paths, D, dt)
 
 
 def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float) -> bool:
