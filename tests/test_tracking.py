@@ -583,6 +583,13 @@ def test_the_sample_clip_end_to_end_video_to_records_against_its_truth():
     for i, t in enumerate(truth):
         if any(e["type"] == "pocket" and e["ball"] == "cue" for e in t["events"]):
             assert pockets(ours[m[i]]) >= {p for p in pockets(t) if p[0] == "cue"}
+    # The cue ball's first contacts as the truth's: the break (its cue ball unseen until it has
+    # met the 1), and shot 4's (a short approach, one frame long at 30 fps). Not yet shot 2's:
+    # a push out's thin hit on the 1 while the fast 1 is read as a second cue ball.
+    shots = [i for i, t in enumerate(truth) if t["kind"] == "shot"]
+    for i in shots:
+        if not truth[i].get("declared", {}).get("push_out"):
+            assert first_contact(ours[m[i]]) == first_contact(truth[i]), (truth[i]["t0"], first_contact(ours[m[i]]))
     # No ball is "disturbed" where the physics moved none without a contact (WPA 3.6): on the
     # break a rack ball starts a frame before the contact seen from two moving paths.
     for i, t in enumerate(truth):

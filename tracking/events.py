@@ -542,12 +542,15 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     end = b if b is not None else len(cue.t)
     # The line: the rest position at the strike and the samples until the path first bends.
     last = min(a + 6, end)
-    for i in range(a + 2, min(a + 6, end - 1)):
+    for i in range(a + 1, min(a + 6, end - 1)):
         if _velocity_change(cue, float(cue.t[i]) - 0.5 * dt, fps) >= 4.0:
-            last = i - 1
+            last = max(i - 1, a + 1)
             break
-    if last - a < 2:
+    if last - a < 1:
         return None
+    # The rest and one sample make a line too (a short approach at 30 fps bends at its second
+    # sample), but its time leans on the strike's: no surer than a frame.
+    floor = dt if last - a < 2 else 0.0
     ts = np.concatenate([[t_strike], cue.t[a:last]])
     xy = np.concatenate([[cue.rest], cue.xy[a:last]])
     s = np.concatenate([[0.5], cue.s[a:last]])
@@ -602,7 +605,7 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
             continue  # the long line grazed it; the approach just before passes it by
         est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt) if local is not None else None
         good = est is not None and est[1] < max(h_err, dt)
-        refined.append((est[0], h_name, est[1], h_q) if good else (h_t, h_name, h_err, h_q))
+        refined.append((est[0], h_name, max(est[1], floor), h_q) if good else (h_t, h_name, max(h_err, floor), h_q))
     if not refined:
         return None  # the path's bend will tell
     refined.sort(key=lambda h: h[0])
