@@ -301,9 +301,14 @@ def test_the_reviews_decoding_threads_give_the_same_frames_as_opencvs_default():
     decoding is exact, frames in order."""
     import numpy as np
 
-    from cueref.pipeline import DECODE_THREADS, frames_of
+    import cv2
+
+    from cueref.pipeline import DECODE_THREADS, frames_of, open_video
 
     assert DECODE_THREADS >= 4
+    cap = open_video(SAMPLE / "clip.mp4", DECODE_THREADS)
+    assert cap.get(cv2.CAP_PROP_N_THREADS) == DECODE_THREADS  # the decoder took the setting
+    cap.release()
     ours = list(frames_of(SAMPLE / "clip.mp4", 100, 130))
     default = list(frames_of(SAMPLE / "clip.mp4", 100, 130, threads=None))
     assert [k for k, _, _ in ours] == [k for k, _, _ in default] == list(range(100, 130))

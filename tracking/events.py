@@ -488,20 +488,16 @@ def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
     post = cue.fit_after(t_seen - 0.5 * dt, dt)
     if post is None or float(np.hypot(*post.v)) < 100.0:
         return None
-    v2 = float(post.v @ post.v)
     found = []
     for q in paths:
         if q is cue or q.rest is None or (q.motions and q.t[q.motions[0][0]] < t_rest):
             continue
-        # The line followed back: when is it a diameter from q (the later crossing), or, if it
-        # only grazes, at its closest?
-        da = post.a - q.rest
-        b, c = 2 * float(da @ post.v), float(da @ da) - D * D
-        disc = b * b - 4 * v2 * c
-        tau = (-b + math.sqrt(disc)) / (2 * v2) if disc >= 0 else -b / (2 * v2)
-        t_c = post.t_ref + tau
-        if not t_rest < t_c <= t_seen + 0.5 * dt:  # (the line's time is good to a fraction of a frame)
+        # The line followed back: when it is a diameter from q nearest its first sighting (or,
+        # if it only grazes q, at its closest).
+        hit = contact_time(post, rest_fit(q.rest, _sig(q, t_seen), t_seen), D, t_seen, dt)
+        if hit is None or not t_rest < hit[0] <= t_seen + 0.5 * dt:  # (good to a fraction of a frame)
             continue
+        t_c = hit[0]
         sd = math.sqrt(max(post.var(t_c), 0.0))
         if abs(float(np.hypot(*(post.pos(t_c) - q.rest))) - D) > 2 * sd + 3.0:
             continue
@@ -520,8 +516,7 @@ def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
                 blocked = True
                 break
         if not blocked:
-            err = max(0.5 * dt, sd / math.sqrt(v2))
-            found.append((t_c, q.name, err))
+            found.append((t_c, q.name, max(0.5 * dt, hit[1])))
     if not found:
         return None
     # Followed back from where it was first seen, the first ball the line meets is the one it
