@@ -40,6 +40,7 @@ DISTURB_MIN_MM = 5.0
 # sigmas; the floor (mm/s) covers what a straight line over four frames misses (the slowdown, swerve).
 BLOW_SIGMAS = 3.0
 BLOW_FLOOR_MM_S = 40.0
+APPROACH_MAX = 30  # samples of the line from the strike
 EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a contact of its own
 
 
@@ -148,12 +149,14 @@ def rest_fit(p: np.ndarray, sigma: float, t_ref: float) -> Fit:
 
 
 def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: bool = False,
-         ) -> tuple[float, float, Fit | None, Fit | None]:
-    """Where the lines before and after a bend meet: (time, 1-sigma, fit before, fit after)."""
+         until: float = math.inf) -> tuple[float, float, Fit | None, Fit | None]:
+    """Where the lines before and after a bend meet: (time, 1-sigma, fit before, fit after).
+    The line after takes no sample from `until` on (the next contact's)."""
     dt = 1.0 / fps
     t_star, err, pre, post = t_guess, 0.5 * dt, None, None
     for _ in range(2):
-        sel_post = (path.t > t_star + POST_GUARD * dt) & (path.t <= t_star + (window + POST_GUARD) * dt)
+        sel_post = (path.t > t_star + POST_GUARD * dt) & (path.t <= t_star + (window + POST_GUARD) * dt) & \
+            (path.t < until)
         if rest_before and path.rest is not None:
             pre = rest_fit(path.rest, _rest_sigma(path), t_star)
         else:
@@ -231,21 +234,35 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     events: list[dict] = []
 
     # --- onsets: every start from rest ---------------------------------------------------------
+    # The strikers' last: a striker's line after its strike is clean only until another ball
+    # starts (nothing else set it moving: the striker had met it by then).
     onsets = []
-    for p in paths:
-        for k, (a, _) in enumerate(p.motions):
-            if a == 0 and p.rest is None:
-                continue  # it appeared moving: no onset seen
-            flight = _unseen_flight(p, D, dt) if k == 0 and p.name in strikers else None
-            if flight is not None:
-                # Struck as it vanished: its streak was not seen as a ball (a break).
-                t_on, err = flight[0] + 0.5 * dt, 0.5 * dt
-            elif k == 0 and p.rest is not None:
-                t_guess = p.t[a] - 0.5 * dt
+    todo = [(p, k) for p in paths for k in range(len(p.motions))]
+    todo.sort(key=lambda pk: pk[0].name in strikers and pk[1] == 0)
+    for p, k in todo:
+        a = p.motions[k][0]
+        if a == 0 and p.rest is None:
+            continue  # it appeared moving: no onset seen
+        flight = _unseen_flight(p, D, dt) if k == 0 and p.name in strikers else None
+        if flight is not None:
+            # Struck as it vanished: its streak was not seen as a ball (a break).
+            t_on, err = flight[0] + 0.5 * dt, 0.5 * dt
+        elif k == 0 and p.rest is not None:
+            t_guess = p.t[a] - 0.5 * dt
+            until = math.inf
+            if p.name in strikers:
+                until = min((t for t, _, q, _ in onsets if q is not p and t > t_guess), default=math.inf) - \
+                    PRE_GUARD * dt
+            t_on, err, _, post = kink(p, t_guess, fps, rest_before=True, until=until)
+            if post is None and until < math.inf:  # under two samples before it: the whole window
                 t_on, err, _, _ = kink(p, t_guess, fps, rest_before=True)
-            else:
-                t_on, err, _, _ = kink(p, p.t[a] - 0.5 * dt, fps)
-            onsets.append((t_on, err, p, k))
+            if t_on > p.t[a] + (1.0 - PRE_GUARD) * dt:
+                # Seen off its rest at t[a], it had started before that sample's exposure ended
+                # (a line after that bends within its window): somewhere in the frame before.
+                t_on, err = float(p.t[a]) - 0.3 * dt, 0.5 * dt
+        else:
+            t_on, err, _, _ = kink(p, p.t[a] - 0.5 * dt, fps)
+        onsets.append((t_on, err, p, k))
     onsets.sort(key=lambda o: o[0])
     for p in paths:
         p.onsets = {k: (t_on, err) for t_on, err, q, k in onsets if q is p}
@@ -539,11 +556,22 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         return None
     a, b = cue.motions[k]
     end = b if b is not None else len(cue.t)
-    # The line: the rest position at the strike and the samples until the path first bends.
-    last = min(a + 6, end)
-    for i in range(a + 1, min(a + 6, end - 1)):
-        if _velocity_change(cue, float(cue.t[i]) - 0.5 * dt, fps) >= 4.0:
-            last = max(i - 1, a + 1)
+    # The line: the rest position at the strike and the samples until the path first bends:
+    # until a sample lies off the line through the rest and the samples before it. Off sideways
+    # only: which ball the line reaches is its direction's question, and a change of speed
+    # (a full hit, the strike's time a little off) does not turn it. (A velocity-change test
+    # over four frames reaches past the contact of a 13 m/s break's cue ball, and left the
+    # rest and one blurred sample to aim the line.)
+    # Nor past the first start of another ball: nothing else set one moving, so the cue ball
+    # had met a ball by then (its exposure, reaching PRE_GUARD of a frame past its time stamp,
+    # may show the turn).
+    starts = [t_on for q in paths if q is not cue and q.rest is not None and q.onsets
+              for t_on, _ in q.onsets.values() if t_on > t_strike]
+    t_cap = min(starts, default=math.inf) - PRE_GUARD * dt
+    last = min(a + APPROACH_MAX, end)
+    for i in range(a + 1, min(a + APPROACH_MAX, end)):
+        if cue.t[i] >= t_cap or _off_line(cue, t_strike, a, i):
+            last = i
             break
     if last - a < 1:
         return None
@@ -616,6 +644,27 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
     return name, t_hit, err, together
+
+
+def _off_line(cue: Path, t_strike: float, a: int, i: int) -> bool:
+    """Whether sample i of the cue ball lies off the line through its rest and samples a..i-1,
+    sideways, by more than three sigmas of both (and 3 mm)."""
+    ts = np.concatenate([[t_strike], cue.t[a:i]])
+    xy = np.concatenate([[cue.rest], cue.xy[a:i]])
+    s = np.concatenate([[0.5], cue.s[a:i]])
+    line = fit_line(ts, xy, s, t_strike)
+    if line is None:
+        return False
+    speed = float(np.hypot(*line.v))
+    if speed < 50.0:
+        return False
+    u = line.v / speed
+    rel = cue.xy[i] - line.a
+    dev = abs(float(rel[0] * u[1] - rel[1] * u[0]))
+    # The line's sideways uncertainty there: its position's at the sample's time, scaled by how
+    # far along it lies from the rest (the rest is sure; the direction is not).
+    t_i = float(cue.t[i])
+    return dev > 3.0 * math.hypot(float(cue.s[i]), math.sqrt(max(line.var(t_i), 0.0))) + 3.0
 
 
 def _passes_by(fit: Fit | None, rest, D: float, t: float, dt: float) -> bool:
