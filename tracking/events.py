@@ -961,6 +961,12 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
             continue
         t_guess = float(p.t[i])
         t_c, err, pre, post = kink(p, t_guess, fps)
+        k = p.motion_at(t_c)
+        t_on = p.onsets[k][0] if (k is not None and p.onsets and k in p.onsets) else -math.inf
+        if t_on > t_c - (4 + PRE_GUARD) * dt:
+            # Set moving just before (a ball hit near a cushion): the kink's line before mixes
+            # the rest with the motion; the motion's own line starts at the rest at its onset.
+            pre = p.fit_before(t_c, dt) or pre
         if pre is None:
             continue
         # Where the lines meet must be at a cushion: moving toward a rail before, and not still
@@ -989,7 +995,44 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
             continue
         last_t = t_c
         out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
+    out += _bounce_at_start(p, table, fps, out)
     return out + _rail_touches(p, table, fps, out)
+
+
+def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
+    """A ball set moving near a cushion (hit with it 40 mm away at 3 m/s) bounces off it a frame
+    later, before a line in can be fitted (and its onset, fitted across the bounce, is late). Seen
+    as: from its rest, its first samples reach a radius of the nose and the line after them leaves
+    the rail. That line, traced back to a radius from the nose, times the bounce."""
+    dt = 1.0 / fps
+    R = table.R
+    out: list[dict] = []
+    for k, (a, _) in enumerate(p.motions):
+        rest = p.rest if k == 0 else (p.xy[a - 1] if a > 0 else None)
+        if rest is None:
+            continue
+        for j in range(a, min(a + 3, len(p.t))):
+            tol = 14.0 + 3.0 * float(p.s[j])
+            for r, (ax, nose, n) in _RAILS.items():
+                u_j = abs(float(p.xy[j][ax]) - nose(table))
+                if u_j > R + tol or abs(float(rest[ax]) - nose(table)) < u_j + 10.0:
+                    continue  # not at this rail, or did not come to it from its rest
+                post = p.fit_after(float(p.t[j]) - POST_GUARD * dt + 1e-6, dt)
+                if post is None:
+                    continue
+                v_out = float(post.v @ n)
+                if v_out < 60.0:
+                    continue
+                t_back = post.t_ref + (R - (abs(float(post.a[ax]) - nose(table)))) / v_out
+                if not float(p.t[a]) - 1.5 * dt <= t_back <= float(p.t[j]) + 0.5 * dt:
+                    continue
+                if any(e["rail"] == r and abs(e["t"] - t_back) < 3 * dt for e in found + out):
+                    continue
+                err = max(math.sqrt(max(post.var(t_back), 0.0)) / v_out, 0.5 * dt)
+                out.append({"t": t_back, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
+            if out:
+                break
+    return out
 
 
 def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
