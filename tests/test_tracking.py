@@ -754,3 +754,42 @@ def test_a_ball_hit_next_to_a_cushion_bounces_off_it_before_a_line_in_can_be_fit
         timed += any(abs(e["t"] - t_w) <= 1 / FPS for e in hits)
     assert found >= 28, found
     assert timed >= found - 2, (timed, found)
+
+
+@pytest.mark.parametrize("v_in,slowdown,floor", [(80.0, 40.0, 24), (150.0, 100.0, 28)])
+def test_a_ball_nudged_off_slowly_is_timed_by_its_partners_arrival_not_its_late_start(v_in, slowdown, floor):
+    # Seed 8000: the 9, rolling in at 80-150 mm/s and slowing, nudges the 10 (60 % of its speed
+    # along the line of centres; both then roll to a stop). The 10 takes frames to show it moved
+    # (a tracker sees it go past ~4 mm: 60-90 ms late); the contact is when the 9 came a diameter
+    # from where the 10 rested (before: 85-98 ms late at 80 mm/s, none of 30 within a frame).
+    from tracking.events import extract
+
+    within = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        ten, u = np.array([2214.0, 443.0]), np.array([-0.8, -0.6])
+        t_c = 1.0 + rng.uniform(0, 1 / FPS)
+        hit9 = ten - u * D
+
+        def nine(x):
+            if x < t_c:
+                tau = t_c - x
+                return hit9 - u * (v_in * tau + 0.5 * slowdown * tau * tau)
+            tau = min(x - t_c, 0.4 * v_in / slowdown)
+            return hit9 + u * (0.4 * v_in * tau - 0.5 * slowdown * tau * tau)
+
+        def tenf(x):
+            tau = min(max(x - t_c, 0.0), 0.3 * v_in / slowdown)
+            return ten + u * (0.6 * v_in * tau - slowdown * tau * tau)
+
+        t = np.arange(0, 2.0, 1 / FPS) - 0.4 / FPS
+        xy9, xy10 = np.array([nine(x) for x in t]), np.array([tenf(x) for x in t])
+        seen = int(np.argmax(np.hypot(*(xy10 - ten).T) > 4.0))
+        paths = [BallPath("9", t, t, xy9 + rng.normal(0, 0.7, xy9.shape), np.full(len(t), 0.7), None,
+                          [(0, int(np.argmax(t > t_c + 0.4 * v_in / slowdown)))]),
+                 BallPath("10", t, t, xy10 + rng.normal(0, 0.7, xy10.shape), np.full(len(t), 0.7), ten.copy(),
+                          [(seen, int(np.argmax(t > t_c + 0.3 * v_in / slowdown)))])]
+        _, evs = extract(paths, T, FPS, strikers=())
+        hits = [e for e in evs if e["type"] == "collision" and sorted(e["balls"]) == ["10", "9"]]
+        within += bool(hits) and abs(hits[0]["t"] - t_c) <= 1 / FPS
+    assert within >= floor, within

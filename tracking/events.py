@@ -336,13 +336,17 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             t_c, e_c = t_on, err
             if not q_on and not (p.name in strikes and abs(strikes[p.name][0] - t_on) < dt):
                 # The partner was moving: its line before the contact meets this ball's rest spot.
+                # A ball nudged off slowly is seen to move late (tens of millimetres a second take
+                # frames to show): the partner's arrival a diameter from it times the contact.
+                arrived = _arrival(q, pos, t_on, D, dt) if _slow_start(p, k, dt) else None
                 fq = q.fit_before(t_on, dt)
-                if fq is not None:
-                    est = contact_time(fq, rest_fit(pos, _sig(p, t_on) / 2, t_on), D, t_on, dt)
-                    if est is not None:
-                        w1, w2 = 1 / err ** 2, 1 / est[1] ** 2
-                        t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
-                        e_c = math.sqrt(1 / (w1 + w2))
+                est = contact_time(fq, rest_fit(pos, _sig(p, t_on) / 2, t_on), D, t_on, dt) if fq is not None else None
+                if arrived is not None:
+                    t_c, e_c = arrived
+                elif est is not None:
+                    w1, w2 = 1 / err ** 2, 1 / est[1] ** 2
+                    t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
+                    e_c = math.sqrt(1 / (w1 + w2))
             add_collision(q.name, p.name, t_c, e_c)
             cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
             if cush is not None:
@@ -834,6 +838,37 @@ def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: flo
         if hit:
             return hit[0][0], r
     return None
+
+
+def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) -> tuple[float, float] | None:
+    """When moving ball q came a diameter from `pos`, in the `look` seconds before t_on: from its
+    first sample within a diameter (and tolerance), the line of its samples before that, followed
+    on to where it is a diameter from `pos` (or closest to it)."""
+    sel = np.flatnonzero((q.t >= t_on - look) & (q.t <= t_on))
+    for i in sel:
+        if float(np.hypot(*(q.xy[i] - pos))) > D + 3.0 + 3.0 * float(q.s[i]) or q.motion_at(float(q.t[i])) is None:
+            continue
+        t_i = float(q.t[i])
+        f = q.fit_before(t_i + dt, dt, frames=8.0)
+        if f is None:
+            return t_i - 0.5 * dt, dt
+        da, v = f.a - np.asarray(pos, float), f.v
+        A, B, C = float(v @ v), 2.0 * float(da @ v), float(da @ da) - D * D
+        if A < 1e-6:
+            return t_i - 0.5 * dt, dt
+        disc = B * B - 4 * A * C
+        taus = [(-B - math.sqrt(disc)) / (2 * A)] if disc >= 0 else [-B / (2 * A)]
+        t_hit = min(max(f.t_ref + taus[0], t_i - 2 * dt), t_on)
+        closing = abs(float((da + v * (t_hit - f.t_ref)) @ v)) / D
+        return t_hit, max(math.sqrt(max(f.var(t_hit), 0.0)) / max(closing, 1.0), 0.5 * dt)
+    return None
+
+
+def _slow_start(p: Path, k: int, dt: float) -> bool:
+    """Whether motion k of p set off slowly (under 300 mm/s over its first frames)."""
+    a = p.motions[k][0]
+    f = p.fit_after(float(p.t[a]) - dt, dt)
+    return f is not None and float(np.hypot(*f.v)) < 300.0
 
 
 def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
