@@ -640,8 +640,8 @@ def test_two_moving_balls_that_kiss_are_found_and_two_that_pass_close_are_not():
         timed += any(abs(t - t_c) <= 1 / FPS for t, _ in hits)
         (a, b), _ = _kiss(rng, closing=0.0, gap=12.0)
         false += bool(_moving_contacts(a, b, D, FPS))
-    assert found >= 36, found
-    assert timed >= found - 1, (timed, found)
+    assert found >= 38, found
+    assert timed >= 36, (timed, found)  # within a frame; a slow closing is timed less surely
     assert false == 0, false
 
 

@@ -928,7 +928,11 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         fq = q.fit_before(t, dt)
         est = contact_time(fp, fq, D, t, dt) if (fp is not None and fq is not None) else None
         t_c = est[0] if est is not None else t - 0.5 * dt
+        # Over four frames each side (contacts crowd a cluster) or, where the lines before put
+        # the centres a diameter apart, eight (a quiet kiss: half the noise).
         blow = _blow(p, q, t_c, dt)
+        if est is not None:
+            blow = max(blow, _blow(p, q, t_c, dt, 8.0))
         # Either ball's velocity clearly changed (in a cluster, where other contacts within the
         # frame blur the line of centres), or the blow along that line is clear (a kiss).
         if (_velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0) and blow < BLOW_SIGMAS:
@@ -949,13 +953,14 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
     return sorted((t, e) for t, e, _ in out)
 
 
-def _blow(p: Path, q: Path, t: float, dt: float) -> float:
+def _blow(p: Path, q: Path, t: float, dt: float, frames: float = 4.0) -> float:
     """The blow two moving balls gave each other at t, in units of its noise: the change of
     each one's velocity along the line of centres, away from the other. Between equal balls the
     impulse lies on that line and is the same on both, so the two changes add up; the rolling
     slowdown, spin and a near miss do not push the balls apart (a kiss that changes each ball's
     speed by 250 mm/s is 2-3 sigmas of |dv| of either alone, over 5 here)."""
-    fp, fq, gp, gq = p.fit_before(t, dt), q.fit_before(t, dt), p.fit_after(t, dt), q.fit_after(t, dt)
+    fp, fq = p.fit_before(t, dt, frames + 0.6), q.fit_before(t, dt, frames + 0.6)
+    gp, gq = p.fit_after(t, dt, frames), q.fit_after(t, dt, frames)
     if fp is None or fq is None or gp is None or gq is None:
         return 0.0
     n = fp.pos(t) - fq.pos(t)
