@@ -101,7 +101,9 @@ def table(r: dict) -> str:
                      f"{ms(e['p95_ms']):>7} {pct(e['within_frame']):>9} {pct(e['within_t_err']):>9}"
                      f"   | no breaks: {nb['truth']:>5} {pct(nb['recall']):>7} {pct(nb['precision']):>7}")
     fc, pk, ru, tr = r["first_contact"], r["pockets"], r["rulings_agree"], r["tracking"]
-    lines.append(f"first contact right {pct(fc['rate'])} % ({fc['right']}/{fc['total']}); pockets right "
+    ft = r.get("first_contact_or_said_tie") or fc
+    lines.append(f"first contact right {pct(fc['rate'])} % ({fc['right']}/{fc['total']}; {pct(ft['rate'])} % counting "
+                 f"near-ties said simultaneous, as close in the truth); pockets right "
                  f"{pct(pk['rate'])} % ({pk['right']}/{pk['total']}, {pk['extra']} extra); rulings agree "
                  f"{pct(ru['rate'])} % ({ru['right']}/{ru['total']}) as a chained game, "
                  f"{pct(r['rulings_agree_each']['rate'])} % each from the true state")

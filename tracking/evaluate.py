@@ -75,6 +75,28 @@ def first_contact(rec: dict) -> str | None:
     return None
 
 
+def said_tie(truth: dict, ours: dict) -> bool:
+    """Our first contact is not the truth's, but the record says the truth's first ball was met
+    too close to ours to be told apart (their times within the sum of their `t_err`: the
+    contract's simultaneous, WPA 3.2), and in the truth the two were indeed that close."""
+    hits = sorted((e for e in ours["events"] if e["type"] == "collision" and "cue" in e["balls"]), key=lambda e: e["t"])
+    if not hits:
+        return False
+    other = {id(e): next(b for b in e["balls"] if b != "cue") for e in hits}
+    f = hits[0]
+    t_first = first_contact(truth)
+    tie = next((e for e in hits if other[id(e)] == t_first and abs(e["t"] - f["t"]) <= e.get("t_err", 0.0) + f.get("t_err", 0.0)), None)
+    if tie is None:
+        return False
+    true_t = {}
+    for e in truth["events"]:
+        if e["type"] == "collision" and "cue" in e["balls"]:
+            b = next(x for x in e["balls"] if x != "cue")
+            true_t.setdefault(b, e["t"])
+    a, b = true_t.get(t_first), true_t.get(other[id(f)])
+    return a is not None and b is not None and abs(a - b) <= tie.get("t_err", 0.0) + f.get("t_err", 0.0)
+
+
 def pockets(rec: dict) -> set[tuple[str, str]]:
     return {(e["ball"], e["pocket"]) for e in rec["events"] if e["type"] == "pocket"}
 
@@ -143,6 +165,7 @@ class Tally:
     within_err: dict = field(default_factory=lambda: defaultdict(int))  # |Δt| <= t_err
     first_contact_right: int = 0
     first_contact_total: int = 0
+    first_contact_tie: int = 0  # wrong, but said simultaneous with the truth's, which was that close
     pockets_right: int = 0
     pockets_total: int = 0
     pockets_extra: int = 0
@@ -195,7 +218,9 @@ class Tally:
                 self.fp[e["type"]] += 1
             if t["kind"] == "shot":
                 self.first_contact_total += 1
-                self.first_contact_right += int(first_contact(t) == first_contact(o))
+                right = first_contact(t) == first_contact(o)
+                self.first_contact_right += int(right)
+                self.first_contact_tie += int(not right and said_tie(t, o))
                 tp, op = pockets(t), pockets(o)
                 self.pockets_total += len(tp)
                 self.pockets_right += len(tp & op)
@@ -288,6 +313,8 @@ class Tally:
             "records": {"truth": self.records_truth, "found": self.records_found, "extra": self.records_extra},
             "events": ev,
             "first_contact": _ratio(self.first_contact_right, self.first_contact_total),
+            "first_contact_or_said_tie": _ratio(self.first_contact_right + self.first_contact_tie,
+                                                self.first_contact_total),
             "pockets": _ratio(self.pockets_right, self.pockets_total) | {"extra": self.pockets_extra},
             "rulings_agree": _ratio(self.rulings_agree, self.rulings_total),
             "rulings_agree_each": _ratio(self.rulings_each_agree, self.rulings_total),

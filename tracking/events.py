@@ -174,7 +174,9 @@ def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: b
             t_new = t_guess
         t_star = t_new
         err = math.sqrt(pre.var(t_star) + post.var(t_star)) / math.sqrt(nv)
-    return t_star, max(err, 0.0005), pre, post
+    # A bend too slight to place (a graze, a creep) is somewhere in the window searched: not
+    # seconds either side of it (which would make it simultaneous with everything).
+    return t_star, min(max(err, 0.0005), 2.5 * dt), pre, post
 
 
 def _rest_sigma(path: Path) -> float:
@@ -859,8 +861,9 @@ def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) 
         disc = B * B - 4 * A * C
         taus = [(-B - math.sqrt(disc)) / (2 * A)] if disc >= 0 else [-B / (2 * A)]
         t_hit = min(max(f.t_ref + taus[0], t_i - 2 * dt), t_on)
-        closing = abs(float((da + v * (t_hit - f.t_ref)) @ v)) / D
-        return t_hit, max(math.sqrt(max(f.var(t_hit), 0.0)) / max(closing, 1.0), 0.5 * dt)
+        # (A graze closes hardly at all: its time is as unsure as the position along the line.)
+        closing = max(abs(float((da + v * (t_hit - f.t_ref)) @ v)) / D, 0.2 * math.sqrt(A), 1.0)
+        return t_hit, max(math.sqrt(max(f.var(t_hit), 0.0)) / closing, 0.5 * dt)
     return None
 
 
