@@ -803,7 +803,23 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     else:
         group = (moving or starting) if causes else moving + starting
     group.sort(key=lambda x: x[0])
-    return [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
+    picked = [(q, q_on) for gap, q, q_on in group if gap == group[0][0] or gap <= 3.0]
+    if len(picked) == 1 and len(moving) > 1 and group is moving:
+        # Several moving balls near it: equal balls push each other along their line of
+        # centres, so the one it set off away from hit it.
+        post = p.fit_after(t_on, dt)
+        speed = float(np.hypot(*post.v)) if post is not None else 0.0
+        if speed > 100.0:
+            def along(q):
+                qp = q.at(t_on - 0.5 * dt)
+                if qp is None:
+                    return -1.0
+                n = np.asarray(pos, float) - qp
+                return float(n @ post.v) / max(float(np.hypot(*n)) * speed, 1e-9)
+            best = max(group, key=lambda x: along(x[1]))
+            if along(best[1]) > 0.9 and along(group[0][1]) < 0.7:
+                return [(best[1], best[2])]
+    return picked
 
 
 def _frozen(r: Path, pos, t: float, D: float) -> bool:
