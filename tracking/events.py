@@ -584,10 +584,7 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     # The rest and one sample make a line too (a short approach at 30 fps bends at its second
     # sample), but its time leans on the strike's: no surer than a frame.
     floor = dt if last - a < 2 else 0.0
-    ts = np.concatenate([[t_strike], cue.t[a:last]])
-    xy = np.concatenate([[cue.rest], cue.xy[a:last]])
-    s = np.concatenate([[0.5], cue.s[a:last]])
-    line = fit_line(ts, xy, s, t_strike)
+    line = _strike_line(cue, t_strike, a, last)
     if line is None or float(np.hypot(*line.v)) < 50.0:
         return None
     hits = []
@@ -652,13 +649,18 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     return name, t_hit, err, together
 
 
+def _strike_line(cue: Path, t_strike: float, a: int, end: int) -> Fit | None:
+    """The line of the cue ball from its rest at the strike through its samples a..end-1."""
+    ts = np.concatenate([[t_strike], cue.t[a:end]])
+    xy = np.concatenate([[cue.rest], cue.xy[a:end]])
+    s = np.concatenate([[0.5], cue.s[a:end]])
+    return fit_line(ts, xy, s, t_strike)
+
+
 def _off_line(cue: Path, t_strike: float, a: int, i: int) -> bool:
     """Whether sample i of the cue ball lies off the line through its rest and samples a..i-1,
     sideways, by more than three sigmas of both (and 3 mm)."""
-    ts = np.concatenate([[t_strike], cue.t[a:i]])
-    xy = np.concatenate([[cue.rest], cue.xy[a:i]])
-    s = np.concatenate([[0.5], cue.s[a:i]])
-    line = fit_line(ts, xy, s, t_strike)
+    line = _strike_line(cue, t_strike, a, i)
     if line is None:
         return False
     speed = float(np.hypot(*line.v))
