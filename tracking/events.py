@@ -60,6 +60,11 @@ class Path:
     vanished: bool = False  # at rest, then unseen from the middle of the shot on (hit into a pocket unseen?)
     onsets: dict = None  # motion index → (onset time, its sigma), filled by extract()
 
+    def rest_of(self, k: int) -> np.ndarray | None:
+        """Where motion k started from: the rest before the shot, or the last sample before it."""
+        a = self.motions[k][0]
+        return self.rest if k == 0 else (self.xy[a - 1] if a > 0 else None)
+
     def motion_at(self, t: float, slack: float = 0.0) -> int | None:
         """The motion under way at time t (from its onset when known), or None."""
         for k, (a, b) in enumerate(self.motions):
@@ -82,7 +87,7 @@ class Path:
         if self.onsets and k in self.onsets and (k > 0 or self.rest is not None):
             t_on, e_on = self.onsets[k]
             if t_on >= t - frames * dt:
-                rest = self.rest if k == 0 else (self.xy[a - 1] if a > 0 else None)
+                rest = self.rest_of(k)
                 if rest is not None:
                     ts = np.concatenate([[t_on], ts])
                     xy = np.concatenate([[rest], xy])
@@ -669,8 +674,8 @@ def _off_line(cue: Path, t_strike: float, a: int, i: int) -> bool:
     u = line.v / speed
     rel = cue.xy[i] - line.a
     dev = abs(float(rel[0] * u[1] - rel[1] * u[0]))
-    # The line's sideways uncertainty there: its position's at the sample's time, scaled by how
-    # far along it lies from the rest (the rest is sure; the direction is not).
+    # The line's uncertainty at the sample's time (it grows with the time from the sure rest:
+    # the direction is what is unsure), and the sample's own.
     t_i = float(cue.t[i])
     return dev > 3.0 * math.hypot(float(cue.s[i]), math.sqrt(max(line.var(t_i), 0.0))) + 3.0
 
@@ -978,8 +983,8 @@ def _blow(p: Path, q: Path, t: float, dt: float, frames: float = 4.0) -> float:
     """The blow two moving balls gave each other at t, in units of its noise: the change of
     each one's velocity along the line of centres, away from the other. Between equal balls the
     impulse lies on that line and is the same on both, so the two changes add up; the rolling
-    slowdown, spin and a near miss do not push the balls apart (a kiss that changes each ball's
-    speed by 250 mm/s is 2-3 sigmas of |dv| of either alone, over 5 here)."""
+    slowdown, spin and a near miss do not push the balls apart. (A kiss that changes each ball's
+    velocity by 250 mm/s is 2-3 sigmas of either ball's |dv| alone; summed along the line, ~5.)"""
     fp, fq = p.fit_before(t, dt, frames + 0.6), q.fit_before(t, dt, frames + 0.6)
     gp, gq = p.fit_after(t, dt, frames), q.fit_after(t, dt, frames)
     if fp is None or fq is None or gp is None or gq is None:
@@ -1069,7 +1074,7 @@ def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> li
     R = table.R
     out: list[dict] = []
     for k, (a, _) in enumerate(p.motions):
-        rest = p.rest if k == 0 else (p.xy[a - 1] if a > 0 else None)
+        rest = p.rest_of(k)
         if rest is None:
             continue
         for j in range(a, min(a + 3, len(p.t))):
