@@ -20,13 +20,16 @@ PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rende
 
 class BallDetector:
     """Frames → observations. Successive frames of one camera share work: only where the picture
-    changed since the observations there were made (`CHANGE`, on the locating image, grown by a
-    ball's radius) are balls searched for again; the observations elsewhere are reported again
-    as they were. Everything is compared with the picture the observations came from, not the
-    previous frame, so a ball creeping a fraction of a pixel a frame is re-found once it has
-    moved half a pixel. `temporal=False` (or `reset()` before a frame) treats each frame alone."""
+    changed since the observations there were made (`CHANGE` on `Locator.grid`, grown by a ball's
+    radius) are balls searched for again; the observations elsewhere are reported again as they
+    were. Everything is compared with the picture the observations came from, not the previous
+    frame, so a ball creeping a fraction of a pixel a frame is re-found once it has moved enough
+    to change a pixel. `temporal=False` (or `reset()` before a frame) treats each frame alone."""
 
-    CHANGE = 16  # grey levels (0..255) on the locating image: above the sensor noise (<10 there)
+    # Grey levels (0..255) on the change grid, one full-resolution pixel each: above its noise
+    # (the benchmark's 1080p60 H.264 at rest: 99.9 % of pixels within 11; one in ~10^5 above 16),
+    # below what a ball's rim moving half a pixel changes.
+    CHANGE = 24
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
 
     def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
@@ -76,27 +79,34 @@ class BallDetector:
         L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0][self._disc]
         return np.count_nonzero(L > self.locator.cloth_L + 40.0) > 0.02 * L.size  # its 98th percentile
 
+    def changed(self, grid: np.ndarray) -> np.ndarray | None:
+        """Where the change grid (`Locator.grid` of a frame) differs from the one the current
+        observations came from, grown by a ball's radius (a uint8 mask); None when a whole search
+        is due (the first frame, most of the table changed, `REFRESH`, `temporal=False`)."""
+        import cv2  # noqa: PLC0415
+
+        if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape and self._since < self.REFRESH):
+            return None
+        d0, d1, d2 = cv2.split(cv2.absdiff(grid, self._ref))
+        _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
+        if cv2.countNonZero(changed) == 0:
+            return changed
+        region = cv2.dilate(changed, self._grow)
+        return None if cv2.countNonZero(region) > 0.4 * region.size else region  # most of the table: whole
+
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
         import cv2  # noqa: PLC0415
 
         loc = self.locator
-        small = loc._small(img)
-        region = None
+        grid = loc.grid(img)
         self._since += 1
-        if self.temporal and self._ref is not None and self._ref.shape == small.shape and self._since < self.REFRESH:
-            d0, d1, d2 = cv2.split(cv2.absdiff(small, self._ref))
-            _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
-            if cv2.countNonZero(changed) == 0:
-                return self._report(frame, t)
-            region = cv2.dilate(changed, self._grow)
-            if cv2.countNonZero(region) > 0.4 * region.size:
-                region = None  # most of the table: search it whole
+        region = self.changed(grid)
         if region is None:
-            self._entries = self._find(img, small, None)
-            self._ref = small
+            self._entries = self._find(img, loc._small(img), None)
+            self._ref = grid
             self._since = 0
-        else:
-            entries = self._find(img, small, region)
+        elif cv2.countNonZero(region):
+            entries = self._find(img, None, region)
             sx, sy = np.rint(loc._to_small(np.array([e[0] for e in self._entries]).reshape(-1, 2))).astype(int).T
             h, w = region.shape
             inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
@@ -105,12 +115,12 @@ class BallDetector:
                 op = np.array([e[0] for e in old])
                 entries = [e for e in entries if np.min(np.hypot(*(op - e[0]).T)) > 0.5 * loc.r_full]
             self._entries = old + entries
-            cv2.copyTo(small, region, self._ref)  # in place: no one else holds the reference
+            cv2.copyTo(grid, region, self._ref)  # in place: no one else holds the reference
         return self._report(frame, t)
 
-    def _find(self, img: np.ndarray, small: np.ndarray, region: np.ndarray | None):
+    def _find(self, img: np.ndarray, small: np.ndarray | None, region: np.ndarray | None):
         """Locate, refine (vectorised) and classify (one batch) the balls whose centres lie in
-        `region` (None: anywhere)."""
+        `region` (None: anywhere). `small`: the whole locating image, if made."""
         loc = self.locator
         cands = loc.candidates(img, refine=False, small=small, region=region)
         if not cands:
