@@ -1152,8 +1152,9 @@ def _leaves_rail(pre: Fit, post: Fit | None, t_c: float, dt: float, n: np.ndarra
     lines before and after meet across the rail. It must have been travelling (a ball at rest
     there, hit away, is `_pushed_into_rail`'s), not been leaving the rail before, and leave it
     now clearly: the change of its speed across the rail 3 sigmas of the two lines' velocities
-    (a bend of the noise along a rail is not a bounce). Seed 8008: the 2, 0.37 s along the left cushion at 300 mm/s, comes off
-    it at 170 mm/s, pooltool's second contact, seen before only as a touch 0.2 s early."""
+    (a bend of the noise along a rail is not a bounce). Seed 8008: the 2, 0.37 s along the left
+    cushion at 300 mm/s, comes off it at 170 mm/s, pooltool's second contact, seen before only
+    as a touch 0.2 s early."""
     if post is None or not moving_before or float(np.hypot(*pre.v)) < 100.0:
         return None
     v_in, v_out = -float(pre.v @ n), float(post.v @ n)
