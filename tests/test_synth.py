@@ -117,6 +117,36 @@ def test_every_game_plays_from_its_rack_and_the_log_replays_to_the_same_rulings(
     assert len([b for b in brk["before"] if b != "cue"]) == {"nine-ball": 9, "ten-ball": 10}.get(game, 15)
 
 
+def test_a_shot_the_physics_keeps_losing_a_ball_on_is_replaced_by_another(monkeypatch):
+    # Seed 11000's eight-ball game: pooltool left a ball at rest 2.8 m off the table however the
+    # shot was softened, and the whole benchmark died. Such a shot is replaced by another from the
+    # same table; a game that never meets one is the same as before.
+    import synth.clip as clip
+
+    before = play("nine-ball", 3, seed=5)
+    real = clip._settle_into_bed
+    calls = {"n": 0}
+
+    def glitch(sim, table):  # the first shot's four tries all lose the 1 through a cushion
+        real(sim, table)
+        calls["n"] += 1
+        if calls["n"] <= 4 and "1" in sim.after:
+            sim.after["1"] = (5336.8, 1192.5)
+
+    monkeypatch.setattr(clip, "_settle_into_bed", glitch)
+    tl = play("nine-ball", 3, seed=5)
+    assert calls["n"] > 4 and len([e for e in tl.entries if e["kind"] == "shot"]) == 3
+    assert all(T.on_bed(p, slack=1.0) for e in tl.entries if e["kind"] == "shot" for p in e["before"].values())
+    assert json.dumps(tl.entries) != json.dumps(before.entries)  # another first shot was played
+    monkeypatch.setattr(clip, "_settle_into_bed", real)
+    assert json.dumps(play("nine-ball", 3, seed=5).entries) == json.dumps(before.entries)
+    calls["n"] = 0
+    monkeypatch.setattr(clip, "_settle_into_bed", glitch)
+    monkeypatch.setattr(clip, "REPLANS", 0)
+    with pytest.raises(clip.PhysicsGlitch, match="off the bed four times"):
+        play("nine-ball", 3, seed=5)
+
+
 def test_a_seed_reproduces_the_game_and_another_seed_does_not():
     a = play("nine-ball", 4, seed=5)
     b = play("nine-ball", 4, seed=5)
