@@ -666,18 +666,25 @@ def _strike_line(cue: Path, t_strike: float, a: int, end: int) -> Fit | None:
     return fit_line(ts, xy, s, t_strike)
 
 
+def _on_line(line: Fit, point, min_speed: float) -> tuple[float, float, np.ndarray] | None:
+    """Where `point` lies from a fitted line's reference position: (along it, sideways of it
+    (signed), its unit direction); None when the line moves slower than `min_speed` (mm/s)."""
+    speed = float(np.hypot(*line.v))
+    if speed < min_speed:
+        return None
+    u = line.v / speed
+    rel = np.asarray(point, float) - line.a
+    return float(rel @ u), float(rel[0] * u[1] - rel[1] * u[0]), u
+
+
 def _off_line(cue: Path, t_strike: float, a: int, i: int) -> bool:
     """Whether sample i of the cue ball lies off the line through its rest and samples a..i-1,
     sideways, by more than three sigmas of both (and 3 mm)."""
     line = _strike_line(cue, t_strike, a, i)
-    if line is None:
+    where = _on_line(line, cue.xy[i], 50.0) if line is not None else None
+    if where is None:
         return False
-    speed = float(np.hypot(*line.v))
-    if speed < 50.0:
-        return False
-    u = line.v / speed
-    rel = cue.xy[i] - line.a
-    dev = abs(float(rel[0] * u[1] - rel[1] * u[0]))
+    dev = abs(where[1])
     # The line's uncertainty at the sample's time (it grows with the time from the sure rest:
     # the direction is what is unsure), and the sample's own.
     t_i = float(cue.t[i])
@@ -841,19 +848,12 @@ def _screened(q: Path, pos, t_on: float, paths: list[Path], p: Path, D: float, d
     break: the cue ball's line passes the 8 a diameter off, but only through the 1 frozen in
     front of it."""
     f = q.fit_before(t_on, dt)
-    if f is None:
+    where = _on_line(f, pos, 300.0) if f is not None else None
+    if where is None or abs(where[1]) >= D:
         return False
-    speed = float(np.hypot(*f.v))
-    if speed < 300.0:
-        return False
-    u = f.v / speed
-    pos = np.asarray(pos, float)
-    rel_p = pos - f.a
-    side_p = float(rel_p[0] * u[1] - rel_p[1] * u[0])
-    if abs(side_p) >= D:
-        return False
+    along_p, side_p, u = where
     # q's centre when it touches p, coming along its line.
-    x = f.a + u * (float(rel_p @ u) - math.sqrt(D * D - side_p * side_p))
+    x = f.a + u * (along_p - math.sqrt(D * D - side_p * side_p))
     return _inside_a_resting_ball(x, math.sqrt(max(f.var(t_on), 0.0)), t_on, paths, (q, p), D, dt)
 
 
