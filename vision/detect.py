@@ -6,6 +6,8 @@ centres in table mm, and its uncertainty.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from cueref.observation import Observation
@@ -16,6 +18,34 @@ from vision.locate import Locator
 
 SURE = 0.5  # below this probability a ball is reported as "unknown"
 PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rendered 1080p frames
+
+
+@dataclass
+class _Entry:
+    """A ball as last seen: where (pixels, table mm), what (class probabilities), its step since
+    the frame before (pixels) and the frames since the classifier last looked at it."""
+    px: tuple[float, float]
+    mm: tuple[float, float]
+    probs: np.ndarray
+    step: tuple[float, float] = (0.0, 0.0)
+    age: int = 0
+
+    def predicted(self) -> tuple[float, float]:
+        return self.px[0] + self.step[0], self.px[1] + self.step[1]
+
+    def still(self) -> _Entry:
+        """Not searched again this frame: the picture there did not change, so it did not move."""
+        return self if self.step == (0.0, 0.0) else _Entry(self.px, self.mm, self.probs, (0.0, 0.0), self.age)
+
+
+def _nearest(before: list[_Entry], px: tuple[float, float], k: int, within: float) -> _Entry | None:
+    """The ball of `before` nearest `px` whose likeliest class is `k`, if within `within` pixels."""
+    best, bd = None, within
+    for e in before:
+        d = float(np.hypot(e.px[0] - px[0], e.px[1] - px[1]))
+        if d < bd and int(e.probs.argmax()) == k:
+            best, bd = e, d
+    return best
 
 
 class BallDetector:
@@ -31,6 +61,9 @@ class BallDetector:
     # below what a ball's rim moving half a pixel changes.
     CHANGE = 24
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
+    RECHECK = 8  # frames: a ball's name carried from frame to frame is asked again at least this often
+    LOST = 60  # frames after a ball is lost during which every wide plateau is searched (`_find`)
+    CARRY = 0.25  # radii: how far from where its motion puts it a ball may be found and keep its name
 
     def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
                  temporal: bool = True):
@@ -61,7 +94,7 @@ class BallDetector:
         self.pocket_zone_px = 3.0 * self.locator.r_full
         yy, xx = np.mgrid[0:SIZE, 0:SIZE] - (SIZE - 1) / 2
         self._disc = np.hypot(xx, yy) <= 0.8 / HALF * SIZE / 2
-        rg = int(np.ceil(1.3 * self.locator.r)) + 1
+        rg = int(np.ceil(1.3 * self.locator.r / 2)) + 1  # grid pixels: two locating pixels each
         # A square, not a disc: OpenCV dilates by a rectangle in two cheap 1-D passes (a tenth of
         # the time), and a slightly larger region costs little.
         self._grow = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * rg + 1, 2 * rg + 1))
@@ -70,8 +103,10 @@ class BallDetector:
     def reset(self) -> None:
         """Forget the previous frames: the next one is searched whole."""
         self._ref: np.ndarray | None = None  # the locating image the entries were found in
-        self._entries: list[tuple[tuple[float, float], tuple[float, float], np.ndarray]] = []  # px, mm, probs
+        self._entries: list[_Entry] = []
         self._since = 0  # frames since the last whole search
+        self._said = None  # (entries, what was reported of them) of the last report
+        self._lost = 0  # frames left searching every wide plateau (a ball was lost)
 
     def _lit(self, crop: np.ndarray) -> bool:
         import cv2  # noqa: PLC0415
@@ -81,8 +116,9 @@ class BallDetector:
 
     def changed(self, grid: np.ndarray) -> np.ndarray | None:
         """Where the change grid (`Locator.grid` of a frame) differs from the one the current
-        observations came from, grown by a ball's radius (a uint8 mask); None when a whole search
-        is due (the first frame, most of the table changed, `REFRESH`, `temporal=False`)."""
+        observations came from, grown by a ball's radius: a uint8 mask of the locating image
+        (`Locator.size`); None when a whole search is due (the first frame, most of the table
+        changed, `REFRESH`, `temporal=False`)."""
         import cv2  # noqa: PLC0415
 
         if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape and self._since < self.REFRESH):
@@ -90,9 +126,11 @@ class BallDetector:
         d0, d1, d2 = cv2.split(cv2.absdiff(grid, self._ref))
         _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
         if cv2.countNonZero(changed) == 0:
-            return changed
+            return np.zeros((self.locator.size[1], self.locator.size[0]), np.uint8)
         region = cv2.dilate(changed, self._grow)
-        return None if cv2.countNonZero(region) > 0.4 * region.size else region  # most of the table: whole
+        if cv2.countNonZero(region) > 0.4 * region.size:
+            return None  # most of the table: whole
+        return cv2.resize(region, self.locator.size, interpolation=cv2.INTER_NEAREST)
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
         import cv2  # noqa: PLC0415
@@ -106,23 +144,81 @@ class BallDetector:
             self._ref = grid
             self._since = 0
         elif cv2.countNonZero(region):
-            entries = self._find(img, None, region)
-            sx, sy = np.rint(loc._to_small(np.array([e[0] for e in self._entries]).reshape(-1, 2))).astype(int).T
+            sx, sy = np.rint(loc._to_small(np.array([e.px for e in self._entries]).reshape(-1, 2))).astype(int).T
             h, w = region.shape
             inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
             old = [e for e, gone in zip(self._entries, inside) if not gone]
+            entries = self._find(img, None, region, [e for e, gone in zip(self._entries, inside) if gone])
             if old and entries:  # a ball astride the region's edge: keep the one seen before
-                op = np.array([e[0] for e in old])
-                entries = [e for e in entries if np.min(np.hypot(*(op - e[0]).T)) > 0.5 * loc.r_full]
-            self._entries = old + entries
-            cv2.copyTo(grid, region, self._ref)  # in place: no one else holds the reference
+                op = np.array([e.px for e in old])
+                entries = [e for e in entries if np.min(np.hypot(*(op - e.px).T)) > 0.5 * loc.r_full]
+            self._entries = [e.still() for e in old] + entries
+            # In place (no one else holds the reference), where the grid's pixels were searched.
+            cv2.copyTo(grid, cv2.resize(region, loc.grid_size, interpolation=cv2.INTER_NEAREST), self._ref)
         return self._report(frame, t)
 
-    def _find(self, img: np.ndarray, small: np.ndarray | None, region: np.ndarray | None):
+    def _carried(self, pts: np.ndarray, near: np.ndarray, before: list[_Entry]) -> list[_Entry | None]:
+        """For each candidate, the ball it surely is without asking the classifier, or None.
+        A ball found where its own motion puts it (its position plus its last frame's step, within
+        `CARRY` radii), with no other candidate near and no other ball it could have met on the
+        way, keeps its name: the classifier costs a twentieth of a millisecond a crop, and the
+        balls rolling free are most of the candidates in most frames. Asked again: every
+        `RECHECK` frames, near another ball (a collision may swap which is where: a full hit
+        sends the struck ball on along the striker's line), at a cushion (the motion changes),
+        at a pocket, and whenever the classifier was not sure."""
+        out: list[_Entry | None] = [None] * len(pts)
+        r = self.locator.r_full
+        every = self._entries
+        cand = [k for k, e in enumerate(every) if e.age < self.RECHECK and e.probs.max() >= 0.9
+                and any(e is b for b in before)]
+        if not cand or not len(pts):
+            return out
+        at = np.array([e.px for e in every])
+        pred = np.array([e.predicted() for e in every])
+        moved = np.hypot(*np.array([e.step for e in every]).reshape(-1, 2).T)
+        pc = pred[cand]
+        gap = np.minimum(np.hypot(*(pc[:, None] - at[None]).transpose(2, 0, 1)),
+                         np.hypot(*(pc[:, None] - pred[None]).transpose(2, 0, 1)))
+        gap[np.arange(len(cand)), cand] = np.inf
+        free = (gap > 2.5 * r + moved[cand][:, None] + moved[None]).all(axis=1)
+        sure = [every[k] for k, f in zip(cand, free) if f]
+        if not sure or not len(pts):
+            return out
+        pred = np.array([e.predicted() for e in sure])
+        d = np.hypot(pts[:, None, 0] - pred[None, :, 0], pts[:, None, 1] - pred[None, :, 1])
+        for i in range(len(pts)):
+            j = int(np.argmin(d[i]))
+            # The only candidate near the prediction: balls are two radii apart, so anything else
+            # within 1.5 is not a ball (a hand, the cue) or this one is not where it seems.
+            if d[i, j] < self.CARRY * r and not near[i] and np.count_nonzero(d[:, j] < 1.5 * r) == 1:
+                out[i] = sure[j]
+        return out
+
+    def _find(self, img: np.ndarray, small: np.ndarray | None, region: np.ndarray | None,
+              before: list[_Entry] = ()) -> list[_Entry]:
         """Locate, refine (vectorised) and classify (one batch) the balls whose centres lie in
-        `region` (None: anywhere). `small`: the whole locating image, if made."""
+        `region` (None: anywhere). `small`: the whole locating image, if made. `before`: the
+        balls seen in `region` last frame (see `_carried`). Wide plateaus (frozen balls, or a
+        hand) are searched only near where the balls were and their steps take them; should that
+        lose a ball (one struck hard), the search is done again everywhere in `region`, and for
+        `LOST` frames after a ball is not found at all."""
+        if region is None or self._lost > 0:
+            self._lost = max(0, self._lost - 1)
+            return self._find_in(img, small, region, before, None)
+        balls = np.array([p for e in self._entries for p in (e.px, e.predicted())]).reshape(-1, 2)
+        found = self._find_in(img, small, region, before, balls)
+        if len(found) < len(before):
+            found = self._find_in(img, small, region, before, None)
+            if len(found) < len(before):
+                # Lost (a blur too long to see, a pocket): it may turn up anywhere, not near a
+                # ball seen before.
+                self._lost = self.LOST
+        return found
+
+    def _find_in(self, img: np.ndarray, small: np.ndarray | None, region: np.ndarray | None,
+                 before: list[_Entry], balls: np.ndarray | None) -> list[_Entry]:
         loc = self.locator
-        cands = loc.candidates(img, refine=False, small=small, region=region)
+        cands = loc.candidates(img, refine=False, small=small, region=region, balls=balls)
         if not cands:
             return []
         # Classify at the mean-shift centres (about a pixel); fit the rims of the balls only.
@@ -134,36 +230,53 @@ class BallDetector:
         early = near & ~clustered
         if early.any():
             pts[early] = loc.rim_fit(img, pts[early])
+        carried = self._carried(pts, near, list(before)) if self.temporal else [None] * len(pts)
         idx, crops = [], []
         for i, (p, at_pocket) in enumerate(zip(pts, near)):
+            if carried[i] is not None:
+                continue
             crop = cut(img, p[0], p[1], loc.r_full)
             if crop is None or (at_pocket and not self._lit(crop)):
                 continue
             idx.append(i)
             crops.append(crop)
-        if not idx:
-            return []
-        probs = self.ident.probabilities(crops) * self.mask
-        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
+        probs = np.zeros((len(pts), len(self.mask)), np.float32)
+        if idx:
+            asked = self.ident.probabilities(crops) * self.mask
+            probs[idx] = asked / np.maximum(asked.sum(axis=1, keepdims=True), 1e-9)
+        for i, e in enumerate(carried):
+            if e is not None:
+                probs[i] = e.probs
         names = self.ident.classes
-        ball = [j for j, k in enumerate(probs.argmax(axis=1)) if names[k] != "none"]
-        if not ball:
+        none = names.index("none") if "none" in names else -1
+        looked = set(idx) | {i for i, e in enumerate(carried) if e is not None}
+        sel = np.array([i for i in sorted(looked) if int(probs[i].argmax()) != none], int)
+        if not len(sel):
             return []
-        sel = np.array([idx[j] for j in ball])
         fit = sel[~clustered[sel] & ~early[sel]]
         if len(fit):
             pts[fit] = loc.rim_fit(img, pts[fit])
         kept = [(float(pts[i, 0]), float(pts[i, 1])) for i in sel]
         mms = self.cal.to_table(kept)
-        return [(kept[k], (float(mm[0]), float(mm[1])), probs[j]) for k, (j, mm) in enumerate(zip(ball, mms))]
+        out = []
+        for k, i in enumerate(sel):
+            e = carried[i]
+            if e is None:  # asked: its step from the nearest ball before that it may be
+                e = _nearest(before, kept[k], int(probs[i].argmax()), 6.0 * loc.r_full)
+            step = (kept[k][0] - e.px[0], kept[k][1] - e.px[1]) if e is not None else (0.0, 0.0)
+            age = e.age + 1 if carried[i] is not None else 0
+            out.append(_Entry(kept[k], (float(mms[k][0]), float(mms[k][1])), probs[i], step, age))
+        return out
 
     def _report(self, frame: int, t: float) -> list[Observation]:
         names = self.ident.classes
         ents = self._entries
-        labels = self._assign(np.array([e[2] for e in ents]).reshape(len(ents), len(names)), names)
+        if self._said is None or self._said[0] is not ents:  # nothing changed: as the frame before
+            labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names)
+            self._said = (ents, [(e, lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
+                                 for e, lab in zip(ents, labels) if lab is not None])
         sigma = PIXEL_SIGMA * self.mm_per_px
-        return [Observation(frame, t, lab, {n: float(v) for n, v in zip(names, e[2]) if n != "none"}, e[0], e[1], sigma)
-                for e, lab in zip(ents, labels) if lab is not None]
+        return [Observation(frame, t, lab, probs, e.px, e.mm, sigma) for e, lab, probs in self._said[1]]
 
     @staticmethod
     def _assign(probs: np.ndarray, names: list[str]) -> list[str | None]:
