@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -40,9 +41,11 @@ class Camera:
     def from_dict(cls, d: dict) -> "Camera":
         return cls(**{**d, "rvec": tuple(d["rvec"]), "tvec": tuple(d["tvec"])})
 
-    @property
+    @cached_property  # (frozen: the pose never changes; every pixel → table conversion uses it)
     def R(self) -> np.ndarray:
-        return rodrigues(np.asarray(self.rvec, float))
+        R = rodrigues(np.asarray(self.rvec, float))
+        R.setflags(write=False)
+        return R
 
     @property
     def K(self) -> np.ndarray:

@@ -23,19 +23,26 @@ PIXEL_SIGMA = 0.7  # measured centre error (px, 1-sigma) of the locator on rende
 @dataclass
 class _Entry:
     """A ball as last seen: where (pixels, table mm), what (class probabilities), its step since
-    the frame before (pixels) and the frames since the classifier last looked at it."""
+    the frame before (pixels), the frames since the classifier last looked at it, and its step
+    the frame before."""
     px: tuple[float, float]
     mm: tuple[float, float]
     probs: np.ndarray
     step: tuple[float, float] = (0.0, 0.0)
     age: int = 0
+    before: tuple[float, float] = (0.0, 0.0)  # the step before that
+
+    def steady(self, within: float) -> bool:
+        """Its last two steps within `within` pixels of each other: rolling at a steady speed (not
+        just struck, stopping dead or turned)."""
+        return (self.step[0] - self.before[0]) ** 2 + (self.step[1] - self.before[1]) ** 2 < within * within
 
     def predicted(self) -> tuple[float, float]:
         return self.px[0] + self.step[0], self.px[1] + self.step[1]
 
     def still(self) -> _Entry:
         """Not searched again this frame: the picture there did not change, so it did not move."""
-        return self if self.step == (0.0, 0.0) else _Entry(self.px, self.mm, self.probs, (0.0, 0.0), self.age)
+        return self if self.step == self.before == (0.0, 0.0) else _Entry(self.px, self.mm, self.probs, age=self.age)
 
 
 def _nearest(before: list[_Entry], px: tuple[float, float], k: int, within: float) -> _Entry | None:
@@ -63,6 +70,12 @@ class BallDetector:
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
     RECHECK = 8  # frames: a ball's name carried from frame to frame is asked again at least this often
     LOST = 60  # frames after a ball is lost during which every wide plateau is searched (`_find`)
+    FOLLOW = 0.6  # of a ball's rim's rays that must agree for it to be followed without a search
+    # Followed (`_follow`): balls rolling between these (radii a frame). Slower may be at rest, its
+    # step the jitter of a new look, about to be struck (the cue tip near makes it looked at
+    # again); faster is blurred (its rim fit strays from the blur's centre).
+    ROLLING, FAST = 0.15, 1.0
+    SHARP = 6.0  # the least colour change at a followed ball's rim (`Locator.rim_fit`: not cloth, nor a blur)
     CARRY = 0.25  # radii: how far from where its motion puts it a ball may be found and keep its name
 
     def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
@@ -105,8 +118,13 @@ class BallDetector:
         self._ref: np.ndarray | None = None  # the locating image the entries were found in
         self._entries: list[_Entry] = []
         self._since = 0  # frames since the last whole search
-        self._said = None  # (entries, what was reported of them) of the last report
+        self._said = None  # (the entries' probability arrays, their names and probabilities) last reported
         self._lost = 0  # frames left searching every wide plateau (a ball was lost)
+
+    def _at_pocket(self, pts: np.ndarray) -> np.ndarray:
+        """Which of the points (pixels) are at a pocket's mouth (see `pocket_zone_px`)."""
+        d = np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1))
+        return np.min(d, axis=1) < self.pocket_zone_px
 
     def _lit(self, crop: np.ndarray) -> bool:
         import cv2  # noqa: PLC0415
@@ -114,23 +132,31 @@ class BallDetector:
         L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0][self._disc]
         return np.count_nonzero(L > self.locator.cloth_L + 40.0) > 0.02 * L.size  # its 98th percentile
 
-    def changed(self, grid: np.ndarray) -> np.ndarray | None:
-        """Where the change grid (`Locator.grid` of a frame) differs from the one the current
-        observations came from, grown by a ball's radius: a uint8 mask of the locating image
-        (`Locator.size`); None when a whole search is due (the first frame, most of the table
-        changed, `REFRESH`, `temporal=False`)."""
+    def _changes(self, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The pixels of the change grid (`Locator.grid` of a frame) that differ from the one the
+        current observations came from, and those grown by a ball's radius (uint8 masks of the
+        grid); None when a whole search is due (the first frame, most of the table changed,
+        `REFRESH`, `temporal=False`)."""
         import cv2  # noqa: PLC0415
 
-        if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape and self._since < self.REFRESH):
+        if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape
+                and self._since < self.REFRESH):
             return None
         d0, d1, d2 = cv2.split(cv2.absdiff(grid, self._ref))
         _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
         if cv2.countNonZero(changed) == 0:
-            return np.zeros((self.locator.size[1], self.locator.size[0]), np.uint8)
-        region = cv2.dilate(changed, self._grow)
-        if cv2.countNonZero(region) > 0.4 * region.size:
-            return None  # most of the table: whole
-        return cv2.resize(region, self.locator.size, interpolation=cv2.INTER_NEAREST)
+            return changed, changed
+        grown = cv2.dilate(changed, self._grow)
+        return None if cv2.countNonZero(grown) > 0.4 * grown.size else (changed, grown)  # most of the table: whole
+
+    def changed(self, grid: np.ndarray) -> np.ndarray | None:
+        """Where the change grid differs from the one the current observations came from, grown
+        by a ball's radius (see `_changes`): a uint8 mask of the locating image (`Locator.size`);
+        None when a whole search is due."""
+        import cv2  # noqa: PLC0415
+
+        ch = self._changes(grid)
+        return None if ch is None else cv2.resize(ch[1], self.locator.size, interpolation=cv2.INTER_NEAREST)
 
     def observe(self, img: np.ndarray, frame: int = 0, t: float = 0.0) -> list[Observation]:
         import cv2  # noqa: PLC0415
@@ -138,24 +164,96 @@ class BallDetector:
         loc = self.locator
         grid = loc.grid(img)
         self._since += 1
-        region = self.changed(grid)
-        if region is None:
+        ch = self._changes(grid)
+        if ch is None:
             self._entries = self._find(img, loc._small(img), None)
             self._ref = grid
             self._since = 0
-        elif cv2.countNonZero(region):
-            sx, sy = np.rint(loc._to_small(np.array([e.px for e in self._entries]).reshape(-1, 2))).astype(int).T
-            h, w = region.shape
-            inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
-            old = [e for e, gone in zip(self._entries, inside) if not gone]
-            entries = self._find(img, None, region, [e for e, gone in zip(self._entries, inside) if gone])
-            if old and entries:  # a ball astride the region's edge: keep the one seen before
-                op = np.array([e.px for e in old])
-                entries = [e for e in entries if np.min(np.hypot(*(op - e.px).T)) > 0.5 * loc.r_full]
-            self._entries = [e.still() for e in old] + entries
+        elif cv2.countNonZero(ch[0]):
+            raw, searched = ch
+            followed = self._follow(img, raw)
+            keep = [e for e in self._entries if id(e) not in followed]
+            entries = list(followed.values())
+            if followed and cv2.countNonZero(raw):  # what is left once they have been taken out
+                ch = (raw, cv2.dilate(raw, self._grow))
+            if cv2.countNonZero(raw):
+                region = cv2.resize(ch[1], loc.size, interpolation=cv2.INTER_NEAREST)
+                sx, sy = np.rint(loc._to_small(np.array([e.px for e in keep]).reshape(-1, 2))).astype(int).T
+                h, w = region.shape
+                inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
+                found = self._find(img, None, region, [e for e, gone in zip(keep, inside) if gone])
+                keep = [e for e, gone in zip(keep, inside) if not gone]
+                # A ball astride the region's edge, or one followed: keep the one seen already.
+                seen = np.array([e.px for e in keep + entries]).reshape(-1, 2)
+                if len(seen) and found:
+                    found = [e for e in found if np.min(np.hypot(*(seen - e.px).T)) > 0.5 * loc.r_full]
+                entries += found
+            self._entries = [e.still() for e in keep] + entries
             # In place (no one else holds the reference), where the grid's pixels were searched.
-            cv2.copyTo(grid, cv2.resize(region, loc.grid_size, interpolation=cv2.INTER_NEAREST), self._ref)
+            cv2.copyTo(grid, searched, self._ref)
         return self._report(frame, t)
+
+    def _free(self, idx: list[int]) -> list[int]:
+        """Of the balls `idx` (indices into the last frame's), those no other ball could have met
+        in this frame: from where each is heading to where every other is, or is heading, more
+        than 2.5 radii and both their steps."""
+        if not idx:
+            return []
+        r = self.locator.r_full
+        every = self._entries
+        at = np.array([e.px for e in every])
+        pred = np.array([e.predicted() for e in every])
+        moved = np.hypot(*np.array([e.step for e in every]).reshape(-1, 2).T)
+        pc = pred[idx]
+        gap = np.minimum(np.hypot(*(pc[:, None] - at[None]).transpose(2, 0, 1)),
+                         np.hypot(*(pc[:, None] - pred[None]).transpose(2, 0, 1)))
+        gap[np.arange(len(idx)), idx] = np.inf
+        free = (gap > 2.5 * r + moved[idx][:, None] + moved[None]).all(axis=1)
+        return [k for k, f in zip(idx, free) if f]
+
+    def _follow(self, img: np.ndarray, raw: np.ndarray) -> dict[int, _Entry]:
+        """The balls rolling free and steady (`ROLLING`, `FAST`, `_Entry.steady`), found again
+        without a search: the rim fitted where each one's step puts it, kept when most of its rim
+        agrees (`FOLLOW`) and is sharp (`SHARP`: the cloth where a ball was heading is not taken
+        for it, nor is a blurred ball followed), and the centre is within `CARRY` radii of where
+        it was heading; the name is carried (see `_carried` for when not). A rolling ball costs
+        one rim fit instead of a search (locating image, score, plateaus, mean-shift, rim fit).
+        Each one's part of the change (where it was, where it is, between) is taken out of
+        `raw`, in place: what is left is searched as usual. Keyed by id() of the ball before."""
+        loc = self.locator
+        r = loc.r_full
+        slow, fast = (self.ROLLING * r) ** 2, (self.FAST * r) ** 2
+        idx = self._free([k for k, e in enumerate(self._entries) if slow <= e.step[0] ** 2 + e.step[1] ** 2 < fast
+                          and e.steady(self.CARRY * r) and e.age < self.RECHECK and e.probs.max() >= 0.9])
+        if not idx:
+            return {}
+        before = [self._entries[k] for k in idx]
+        pred = np.array([e.predicted() for e in before])
+        at_pocket = self._at_pocket(pred)
+        h, w = img.shape[:2]
+        inside = (pred[:, 0] > 2 * r) & (pred[:, 0] < w - 2 * r) & (pred[:, 1] > 2 * r) & (pred[:, 1] < h - 2 * r)
+        ok = ~at_pocket & inside
+        if not ok.any():
+            return {}
+        before = [e for e, k in zip(before, ok) if k]
+        pred = pred[ok]
+        fit, share, edge = loc.rim_fit(img, pred, agreeing=True)
+        good = (share >= self.FOLLOW) & (edge >= self.SHARP) & (np.hypot(*(fit - pred).T) < self.CARRY * r)
+        if not good.any():
+            return {}
+        mms = self.cal.to_table(fit[good])
+        out: dict[int, _Entry] = {}
+        gh, gw = raw.shape
+        half = 1.5 * r
+        for e, p, mm in zip([e for e, g in zip(before, good) if g], fit[good], mms):
+            out[id(e)] = _Entry((float(p[0]), float(p[1])), (float(mm[0]), float(mm[1])), e.probs,
+                                (float(p[0] - e.px[0]), float(p[1] - e.px[1])), e.age + 1, e.step)
+            lo = loc._to_small(np.minimum(e.px, p) - half) / 2
+            hi = loc._to_small(np.maximum(e.px, p) + half) / 2
+            x0, y0 = max(0, int(np.floor(lo[0]))), max(0, int(np.floor(lo[1])))
+            x1, y1 = min(gw, int(np.ceil(hi[0])) + 1), min(gh, int(np.ceil(hi[1])) + 1)
+            raw[y0:y1, x0:x1] = 0
+        return out
 
     def _carried(self, pts: np.ndarray, near: np.ndarray, before: list[_Entry]) -> list[_Entry | None]:
         """For each candidate, the ball it surely is without asking the classifier, or None.
@@ -169,19 +267,8 @@ class BallDetector:
         out: list[_Entry | None] = [None] * len(pts)
         r = self.locator.r_full
         every = self._entries
-        cand = [k for k, e in enumerate(every) if e.age < self.RECHECK and e.probs.max() >= 0.9
-                and any(e is b for b in before)]
-        if not cand or not len(pts):
-            return out
-        at = np.array([e.px for e in every])
-        pred = np.array([e.predicted() for e in every])
-        moved = np.hypot(*np.array([e.step for e in every]).reshape(-1, 2).T)
-        pc = pred[cand]
-        gap = np.minimum(np.hypot(*(pc[:, None] - at[None]).transpose(2, 0, 1)),
-                         np.hypot(*(pc[:, None] - pred[None]).transpose(2, 0, 1)))
-        gap[np.arange(len(cand)), cand] = np.inf
-        free = (gap > 2.5 * r + moved[cand][:, None] + moved[None]).all(axis=1)
-        sure = [every[k] for k, f in zip(cand, free) if f]
+        sure = [every[k] for k in self._free([k for k, e in enumerate(every) if e.age < self.RECHECK
+                                              and e.probs.max() >= 0.9 and any(e is b for b in before)])]
         if not sure or not len(pts):
             return out
         pred = np.array([e.predicted() for e in sure])
@@ -224,7 +311,7 @@ class BallDetector:
         # Classify at the mean-shift centres (about a pixel); fit the rims of the balls only.
         clustered = np.array([c.clustered for c in cands])
         pts = loc.shift_points(img, np.array([c.px for c in cands]), clustered)
-        near = np.min(np.hypot(*(pts[:, None, :] - self.pockets_px[None]).transpose(2, 0, 1)), axis=1) < self.pocket_zone_px
+        near = self._at_pocket(pts)
         # At a pocket the hole is "not cloth" too and pulls the mean-shift off the ball: fit the
         # rim before looking.
         early = near & ~clustered
@@ -265,18 +352,23 @@ class BallDetector:
                 e = _nearest(before, kept[k], int(probs[i].argmax()), 6.0 * loc.r_full)
             step = (kept[k][0] - e.px[0], kept[k][1] - e.px[1]) if e is not None else (0.0, 0.0)
             age = e.age + 1 if carried[i] is not None else 0
-            out.append(_Entry(kept[k], (float(mms[k][0]), float(mms[k][1])), probs[i], step, age))
+            out.append(_Entry(kept[k], (float(mms[k][0]), float(mms[k][1])), probs[i], step, age,
+                              e.step if e is not None else (0.0, 0.0)))
         return out
 
     def _report(self, frame: int, t: float) -> list[Observation]:
         names = self.ident.classes
         ents = self._entries
-        if self._said is None or self._said[0] is not ents:  # nothing changed: as the frame before
+        # The names depend on the probabilities only: the same arrays (balls unchanged, or moved
+        # and followed, or not looked at again) are named as the frame before.
+        key = [e.probs for e in ents]  # (held, so that an id is not reused)
+        if self._said is None or len(key) != len(self._said[0]) or any(a is not b for a, b in zip(key, self._said[0])):
             labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names)
-            self._said = (ents, [(e, lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
-                                 for e, lab in zip(ents, labels) if lab is not None])
+            self._said = (key, [(lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
+                                for e, lab in zip(ents, labels)])
         sigma = PIXEL_SIGMA * self.mm_per_px
-        return [Observation(frame, t, lab, probs, e.px, e.mm, sigma) for e, lab, probs in self._said[1]]
+        return [Observation(frame, t, lab, probs, e.px, e.mm, sigma)
+                for e, (lab, probs) in zip(ents, self._said[1]) if lab is not None]
 
     @staticmethod
     def _assign(probs: np.ndarray, names: list[str]) -> list[str | None]:
