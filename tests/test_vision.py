@@ -412,7 +412,7 @@ def test_a_ball_followed_is_not_found_on_the_cloth_where_it_was_heading():
     det = BallDetector(auto(still.frame(frames[0]), T), game="nine-ball")
     followed = []
     follow = det._follow
-    det._follow = lambda img, raw: followed.append(len(r := follow(img, raw))) or r
+    det._follow = lambda *a: followed.append(len(r := follow(*a))) or r
     for k, pos in enumerate(frames):
         obs = det.observe(still.frame(pos), frame=k)
         right, _ = still.check(obs, pos, max_px=1.5)

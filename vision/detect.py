@@ -33,9 +33,11 @@ class _Entry:
     before: tuple[float, float] = (0.0, 0.0)  # the step before that
 
     def steady(self, within: float) -> bool:
-        """Its last two steps within `within` pixels of each other: rolling at a steady speed (not
-        just struck, stopping dead or turned)."""
-        return (self.step[0] - self.before[0]) ** 2 + (self.step[1] - self.before[1]) ** 2 < within * within
+        """Its last two steps within `within` pixels of each other, and within a third of the
+        step: rolling at a steady speed (not just struck, stopping dead or turned), and not the
+        jitter of new looks at a ball at rest (steps of half a pixel, every way)."""
+        d2 = (self.step[0] - self.before[0]) ** 2 + (self.step[1] - self.before[1]) ** 2
+        return d2 < within * within and d2 < (self.step[0] ** 2 + self.step[1] ** 2) / 9.0
 
     def predicted(self) -> tuple[float, float]:
         return self.px[0] + self.step[0], self.px[1] + self.step[1]
@@ -74,7 +76,7 @@ class BallDetector:
     # Followed (`_follow`): balls rolling between these (radii a frame). Slower may be at rest, its
     # step the jitter of a new look, about to be struck (the cue tip near makes it looked at
     # again); faster is blurred (its rim fit strays from the blur's centre).
-    ROLLING, FAST = 0.15, 1.0
+    ROLLING, FAST = 0.03, 1.0
     SHARP = 6.0  # the least colour change at a followed ball's rim (`Locator.rim_fit`: not cloth, nor a blur)
     CARRY = 0.25  # radii: how far from where its motion puts it a ball may be found and keep its name
 
@@ -120,6 +122,11 @@ class BallDetector:
         self._since = 0  # frames since the last whole search
         self._said = None  # (the entries' probability arrays, their names and probabilities) last reported
         self._lost = 0  # frames left searching every wide plateau (a ball was lost)
+
+    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The classifier's probabilities for the crops, over this game's balls only."""
+        asked = self.ident.probabilities(crops) * self.mask
+        return asked / np.maximum(asked.sum(axis=1, keepdims=True), 1e-9)
 
     def _at_pocket(self, pts: np.ndarray) -> np.ndarray:
         """Which of the points (pixels) are at a pocket's mouth (see `pocket_zone_px`)."""
@@ -171,13 +178,30 @@ class BallDetector:
             self._since = 0
         elif cv2.countNonZero(ch[0]):
             raw, searched = ch
-            followed = self._follow(img, raw)
+            # A ball whose own pixels did not change has not moved, whatever changed near it (the
+            # cue's tip, a hand): it stays as it was, is not searched for (a new look's jitter is
+            # not a step) and its part of the reference is kept (a creeping ball is seen once it
+            # has moved enough, as everywhere else).
+            boxes = [self._box(e.px, raw.shape) for e in self._entries]
+            unmoved = {id(e) for e, (x0, y0, x1, y1) in zip(self._entries, boxes) if not raw[y0:y1, x0:x1].any()}
+            followed = self._follow(img, raw, unmoved)
             keep = [e for e in self._entries if id(e) not in followed]
             entries = list(followed.values())
             if followed and cv2.countNonZero(raw):  # what is left once they have been taken out
                 ch = (raw, cv2.dilate(raw, self._grow))
+            if unmoved:
+                searched = searched.copy() if searched is ch[1] else searched
+                for e, (x0, y0, x1, y1) in zip(self._entries, boxes):
+                    if id(e) in unmoved:
+                        searched[y0:y1, x0:x1] = 0
             if cv2.countNonZero(raw):
                 region = cv2.resize(ch[1], loc.size, interpolation=cv2.INTER_NEAREST)
+                if unmoved:  # not found again there (the region is this frame's own array)
+                    for e in keep:
+                        if id(e) in unmoved:
+                            cx, cy = np.rint(loc._to_small(np.array(e.px))).astype(int)
+                            q = max(1, int(0.5 * loc.r))
+                            region[max(0, cy - q):cy + q + 1, max(0, cx - q):cx + q + 1] = 0
                 sx, sy = np.rint(loc._to_small(np.array([e.px for e in keep]).reshape(-1, 2))).astype(int).T
                 h, w = region.shape
                 inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
@@ -192,6 +216,15 @@ class BallDetector:
             # In place (no one else holds the reference), where the grid's pixels were searched.
             cv2.copyTo(grid, searched, self._ref)
         return self._report(frame, t)
+
+    def _box(self, px: tuple[float, float], shape: tuple[int, int]) -> tuple[int, int, int, int]:
+        """The change grid's pixels (x0, y0, x1, y1) over a ball centred at `px` (full pixels),
+        out to 1.2 radii."""
+        loc = self.locator
+        g = loc._to_small(np.array(px, float)) / 2
+        q = 1.2 * loc.r / 2
+        return (max(0, int(np.floor(g[0] - q))), max(0, int(np.floor(g[1] - q))),
+                min(shape[1], int(np.ceil(g[0] + q)) + 1), min(shape[0], int(np.ceil(g[1] + q)) + 1))
 
     def _free(self, idx: list[int]) -> list[int]:
         """Of the balls `idx` (indices into the last frame's), those no other ball could have met
@@ -211,20 +244,23 @@ class BallDetector:
         free = (gap > 2.5 * r + moved[idx][:, None] + moved[None]).all(axis=1)
         return [k for k, f in zip(idx, free) if f]
 
-    def _follow(self, img: np.ndarray, raw: np.ndarray) -> dict[int, _Entry]:
+    def _follow(self, img: np.ndarray, raw: np.ndarray, unmoved: set[int] = frozenset()) -> dict[int, _Entry]:
         """The balls rolling free and steady (`ROLLING`, `FAST`, `_Entry.steady`), found again
         without a search: the rim fitted where each one's step puts it, kept when most of its rim
         agrees (`FOLLOW`) and is sharp (`SHARP`: the cloth where a ball was heading is not taken
         for it, nor is a blurred ball followed), and the centre is within `CARRY` radii of where
-        it was heading; the name is carried (see `_carried` for when not). A rolling ball costs
+        it was heading; the name is carried (see `_carried` for when not), and every `RECHECK`
+        frames asked again of its crop alone (not followed if the answer changed). A rolling ball costs
         one rim fit instead of a search (locating image, score, plateaus, mean-shift, rim fit).
         Each one's part of the change (where it was, where it is, between) is taken out of
-        `raw`, in place: what is left is searched as usual. Keyed by id() of the ball before."""
+        `raw`, in place: what is left is searched as usual. Keyed by id() of the ball before.
+        Not `unmoved` ones (ids)."""
         loc = self.locator
         r = loc.r_full
         slow, fast = (self.ROLLING * r) ** 2, (self.FAST * r) ** 2
-        idx = self._free([k for k, e in enumerate(self._entries) if slow <= e.step[0] ** 2 + e.step[1] ** 2 < fast
-                          and e.steady(self.CARRY * r) and e.age < self.RECHECK and e.probs.max() >= 0.9])
+        idx = self._free([k for k, e in enumerate(self._entries) if id(e) not in unmoved
+                          and slow <= e.step[0] ** 2 + e.step[1] ** 2 < fast
+                          and e.steady(self.CARRY * r) and e.probs.max() >= 0.9])
         if not idx:
             return {}
         before = [self._entries[k] for k in idx]
@@ -239,15 +275,29 @@ class BallDetector:
         pred = pred[ok]
         fit, share, edge = loc.rim_fit(img, pred, agreeing=True)
         good = (share >= self.FOLLOW) & (edge >= self.SHARP) & (np.hypot(*(fit - pred).T) < self.CARRY * r)
+        # Those due to be looked at again (`RECHECK`): their crops, where they are now; followed
+        # on if the classifier still surely names them the same.
+        probs = [e.probs for e in before]
+        due = [i for i in np.nonzero(good)[0] if before[i].age >= self.RECHECK]
+        if due:
+            crops = [cut(img, fit[i, 0], fit[i, 1], r) for i in due]
+            looked = [(i, c) for i, c in zip(due, crops) if c is not None]
+            asked = self._classify([c for _, c in looked]) if looked else []
+            for (i, _), q in zip(looked, asked):
+                if int(q.argmax()) == int(before[i].probs.argmax()) and q.max() >= 0.9:
+                    probs[i] = q
+            good &= np.array([before[i].age < self.RECHECK or probs[i] is not before[i].probs for i in range(len(before))])
         if not good.any():
             return {}
         mms = self.cal.to_table(fit[good])
         out: dict[int, _Entry] = {}
         gh, gw = raw.shape
         half = 1.5 * r
-        for e, p, mm in zip([e for e, g in zip(before, good) if g], fit[good], mms):
-            out[id(e)] = _Entry((float(p[0]), float(p[1])), (float(mm[0]), float(mm[1])), e.probs,
-                                (float(p[0] - e.px[0]), float(p[1] - e.px[1])), e.age + 1, e.step)
+        for i, mm in zip(np.nonzero(good)[0], mms):
+            e, p = before[i], fit[i]
+            fresh = probs[i] is not e.probs
+            out[id(e)] = _Entry((float(p[0]), float(p[1])), (float(mm[0]), float(mm[1])), probs[i],
+                                (float(p[0] - e.px[0]), float(p[1] - e.px[1])), 0 if fresh else e.age + 1, e.step)
             lo = loc._to_small(np.minimum(e.px, p) - half) / 2
             hi = loc._to_small(np.maximum(e.px, p) + half) / 2
             x0, y0 = max(0, int(np.floor(lo[0]))), max(0, int(np.floor(lo[1])))
@@ -329,8 +379,7 @@ class BallDetector:
             crops.append(crop)
         probs = np.zeros((len(pts), len(self.mask)), np.float32)
         if idx:
-            asked = self.ident.probabilities(crops) * self.mask
-            probs[idx] = asked / np.maximum(asked.sum(axis=1, keepdims=True), 1e-9)
+            probs[idx] = self._classify(crops)
         for i, e in enumerate(carried):
             if e is not None:
                 probs[i] = e.probs
