@@ -897,3 +897,34 @@ def test_a_ball_set_off_between_two_moving_balls_was_hit_by_the_one_it_leaves_al
         hits = {tuple(sorted(e["balls"])) for e in evs if e["type"] == "collision" and "5" in e["balls"]}
         right += hits == {("3", "5")}
     assert right >= 28, right
+
+
+def test_a_cue_ball_struck_again_while_it_still_rolls_starts_a_new_shot():
+    # Seed 10016 (the generated game's observations, as the benchmark makes them): a shot at
+    # 32.21 s; its cue ball still rolls (~50 mm/s) when it is struck again at 36.77 s, and meets
+    # the 2. The strike is the cue ball leaping to speed with no ball near it; the shot so far
+    # ends there, and its balls stopped after the new strike (WPA 3.9: balls still moving). The
+    # old code made one record of both shots, and no ruling for the second.
+    import json
+    import pathlib
+
+    from cueref.observation import Observation
+    from tracking.shots import ShotReconstructor
+
+    data = json.loads((pathlib.Path(__file__).parent / "data" / "restrike-seed10016.json").read_text())
+    fps, truth = data["fps"], data["truth"]
+    frames: dict[int, list] = {}
+    for k, ball, x, y in data["rows [frame, ball, x mm, y mm]"]:
+        frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
+                                                    data["sigma_mm"]))
+    rec = ShotReconstructor(T, fps)
+    for k in sorted(frames):
+        rec.push(k, k / fps, frames[k])
+    rec.finish(max(frames) / fps)
+    shots = [r for r in rec.records if r["kind"] == "shot"]
+    assert [round(r["t0"], 2) for r in shots] == [round(t, 2) for t in truth["shots_t0"]]
+    assert abs(shots[1]["t0"] - truth["shots_t0"][1]) < 1 / fps
+    assert first_contact(shots[1]) == truth["second_first_contact"]
+    stop = next(e for e in shots[0]["events"] if e["type"] == "stop")
+    assert shots[0]["t0"] + stop["t"] - stop["t_err"] > shots[1]["t0"]  # still moving at the strike
+    assert abs(shots[0]["t0"] + stop["t"] - truth["first_stop"]) < 0.1

@@ -418,3 +418,27 @@ def test_a_ball_followed_is_not_found_on_the_cloth_where_it_was_heading():
         right, _ = still.check(obs, pos, max_px=1.5)
         assert right == len(pos), (k, [(o.ball, o.px) for o in obs])
     assert sum(followed[:-1]) >= 8 and followed[-1] == 0  # followed while it rolled; not at the end
+
+
+def test_a_ball_at_rest_beside_a_moving_one_is_not_looked_at_again():
+    # The 1 rolls past the 5 at rest, their rims 15 mm apart: the change around the 1 reaches
+    # the 5's centre, but the 5's own pixels do not change. It keeps the centre it was found at
+    # (a new look would move it by its noise, and that jitter would read as a step); it is found
+    # again, right, once it is struck.
+    from vision.calibrate import auto
+    from vision.detect import BallDetector
+
+    still = _Still(39)
+    T = still.T
+    rest = {"cue": (300.0, 300.0), "5": (1200.0, 700.0)}
+    frames = [{**rest, "1": (900.0 + 14.0 * k, 700.0 - 2 * T.R - 15.0)} for k in range(40)]
+    frames.append({**frames[-1], "5": (1200.0, 760.0)})
+    det = BallDetector(auto(still.frame(frames[0]), T), game="nine-ball")
+    seen5 = []
+    for k, pos in enumerate(frames):
+        obs = det.observe(still.frame(pos), frame=k)
+        right, _ = still.check(obs, pos, max_px=1.5)
+        assert right == len(pos), (k, [(o.ball, o.px) for o in obs])
+        seen5.append(next(o.px for o in obs if o.ball == "5"))
+    assert len(set(seen5[:-1])) == 1  # the same centre, to the last digit, while the 1 passed
+    assert seen5[-1] != seen5[0]

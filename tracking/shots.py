@@ -34,6 +34,8 @@ ROLL_DECEL_RANGE = (40.0, 400.0)  # mm/s²: a ball rolling on cloth (μ_roll 0.0
 # 95 %: what a constant deceleration misses at the end of a roll, and the spin in place after it
 # that centres cannot show (generated shots: the physics' stop is 0.06 s later at the median).
 ROLL_MODEL_ERR_S = 0.15
+# A cue ball struck again while it still rolls (`_leap`): from under this speed (mm/s) to over that.
+LEAP_FROM, LEAP_TO = 300.0, 800.0
 MODEL_ERR_FRAMES = 0.2  # timing error of the line model, added to each event's t_err  # a ball still moving this fast one frame before rest was put down by hand
 
 
@@ -111,12 +113,18 @@ class ShotReconstructor:
 
     def _new_strike(self, ep: Episode, t: float) -> float | None:
         """The cue ball, at rest for a while inside this episode, has just started again with no
-        moving ball near it: the media time of that start, else None."""
+        moving ball near it, or, still rolling slowly, has just leapt to speed with no ball near
+        it (struck again while it rolled: WPA 3.9): the media time of that start, else None."""
         for tr in self.tracker.tracks:
-            if not (tr.confirmed and tr.alive and tr.moving and len(tr.motions) >= 2):
+            if not (tr.confirmed and tr.alive and tr.moving):
                 continue
             name, share = tr.label()
             if name != "cue" or share < 0.6:
+                continue
+            leap = self._leap(tr, ep, t)
+            if leap is not None:
+                return leap
+            if len(tr.motions) < 2:
                 continue
             a, prev = tr.motions[-1][0], tr.motions[-2]
             start = tr.traw[a]
@@ -132,6 +140,31 @@ class ShotReconstructor:
             if not near:
                 return start - 0.5 / self.fps
         return None
+
+    def _leap(self, tr: Track, ep: Episode, t: float) -> float | None:
+        """A rolling cue ball's speed leaping, in the last frames, from a slow roll (under
+        `LEAP_FROM`) to `LEAP_TO` or more and three times what it was, with no other ball near
+        to have hit it (a kiss, a cushion and friction do not speed a ball up): the media time
+        of the leap, else None. Not in the shot's first second (its own strike, the first
+        contacts)."""
+        n = len(tr.traw)
+        if t - ep.start_t < 1.0 or n < 12 or tr.traw[-1] < t - 1e-9 or tr.traw[tr.motions[-1][0]] > tr.traw[-12]:
+            return None  # (a roll that began in the last frames is the other test's: a restart)
+        traw, xy = np.asarray(tr.traw[-12:]), np.asarray(tr.xy[-12:])
+        now = float(np.hypot(*(xy[-1] - xy[-3]))) / max(traw[-1] - traw[-3], 1e-6)
+        # Along its path, not from end to end: a ball back from a cushion may end where it was.
+        was = float(np.hypot(*np.diff(xy[-12:-3], axis=0).T).sum()) / max(traw[-4] - traw[-12], 1e-6)
+        if not (was < LEAP_FROM and now >= LEAP_TO and now >= 3.0 * was):
+            return None
+        here = xy[-4]
+        near = [o for o in self.tracker.tracks if o is not tr and o.confirmed and o.alive
+                and float(np.hypot(*(o.position() - here))) < self.table.ball_diameter_mm + 60.0]
+        if near:
+            return None
+        # The roll ends where the leap begins and a new motion starts there, from where the ball
+        # was struck: the shot so far and the next are told apart by it, as after a rest.
+        tr.restart(n - 3)
+        return float(traw[-3]) - 0.5 / self.fps
 
     def finish(self, t: float) -> list[dict]:
         """End of the video: close an open episode as it stands."""

@@ -103,6 +103,14 @@ class Track:
         self.xy.append(xy)
         self.s.append(sigma)
 
+    def restart(self, k: int) -> None:
+        """Its current motion ends at sample `k` and a new one starts there, from where it was at
+        sample k - 1 (a rolling ball struck again: see `ShotReconstructor._leap`)."""
+        self.motions[-1][1] = k
+        self.motions.append([k, None])
+        self.rests.append(np.asarray(self.xy[k - 1], float).copy())
+        self.jumped.append(False)
+
     def anchor_before(self, t: float) -> np.ndarray:
         """Where the ball rested at media time t (its rest before the first motion after t)."""
         for k, (a, _) in enumerate(self.motions):
