@@ -219,12 +219,12 @@ class BallDetector:
 
     def _box(self, px: tuple[float, float], shape: tuple[int, int]) -> tuple[int, int, int, int]:
         """The change grid's pixels (x0, y0, x1, y1) over a ball centred at `px` (full pixels),
-        out to 1.2 radii."""
+        out to its rim (a creeping ball changes the pixels there first)."""
         loc = self.locator
         g = loc._to_small(np.array(px, float)) / 2
-        q = 1.2 * loc.r / 2
+        q = loc.r / 2
         return (max(0, int(np.floor(g[0] - q))), max(0, int(np.floor(g[1] - q))),
-                min(shape[1], int(np.ceil(g[0] + q)) + 1), min(shape[0], int(np.ceil(g[1] + q)) + 1))
+                min(shape[1], int(np.ceil(g[0] + q))), min(shape[0], int(np.ceil(g[1] + q))))
 
     def _free(self, idx: list[int]) -> list[int]:
         """Of the balls `idx` (indices into the last frame's), those no other ball could have met
