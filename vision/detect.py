@@ -189,11 +189,6 @@ class BallDetector:
             entries = list(followed.values())
             if followed and cv2.countNonZero(raw):  # what is left once they have been taken out
                 ch = (raw, cv2.dilate(raw, self._grow))
-            if unmoved:
-                searched = searched.copy() if searched is ch[1] else searched
-                for e, (x0, y0, x1, y1) in zip(self._entries, boxes):
-                    if id(e) in unmoved:
-                        searched[y0:y1, x0:x1] = 0
             if cv2.countNonZero(raw):
                 region = cv2.resize(ch[1], loc.size, interpolation=cv2.INTER_NEAREST)
                 if unmoved:  # not found again there (the region is this frame's own array)
@@ -212,6 +207,9 @@ class BallDetector:
                 if len(seen) and found:
                     found = [e for e in found if np.min(np.hypot(*(seen - e.px).T)) > 0.5 * loc.r_full]
                 entries += found
+            for e, (x0, y0, x1, y1) in zip(self._entries, boxes):
+                if id(e) in unmoved:
+                    searched[y0:y1, x0:x1] = 0
             self._entries = [e.still() for e in keep] + entries
             # In place (no one else holds the reference), where the grid's pixels were searched.
             cv2.copyTo(grid, searched, self._ref)
@@ -311,9 +309,9 @@ class BallDetector:
         `CARRY` radii), with no other candidate near and no other ball it could have met on the
         way, keeps its name: the classifier costs a twentieth of a millisecond a crop, and the
         balls rolling free are most of the candidates in most frames. Asked again: every
-        `RECHECK` frames, near another ball (a collision may swap which is where: a full hit
-        sends the struck ball on along the striker's line), at a cushion (the motion changes),
-        at a pocket, and whenever the classifier was not sure."""
+        `RECHECK` frames, near another ball (in a collision both change their motion; which is
+        where is for the classifier to say, not a prediction), at a cushion (the motion
+        changes), at a pocket, and whenever the classifier was not sure."""
         out: list[_Entry | None] = [None] * len(pts)
         r = self.locator.r_full
         every = self._entries
