@@ -693,6 +693,27 @@ def test_a_break_cue_ball_blurred_on_its_way_is_aimed_by_its_line_before_any_bal
     assert right >= 28, right
 
 
+def _replay(name: str):
+    """A generated game's observations as the benchmark made them (`tests/data/NAME`: one label
+    each, the probability `p`, the centre's sigma) through the shot reconstructor: (the
+    reconstructor, its fps, the file's truth)."""
+    import pathlib
+
+    from tracking.shots import ShotReconstructor
+
+    data = json.loads((pathlib.Path(__file__).parent / "data" / name).read_text())
+    fps = data["fps"]
+    frames: dict[int, list] = {}
+    for k, ball, x, y in data["rows [frame, ball, x mm, y mm]"]:
+        frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
+                                                    data["sigma_mm"]))
+    rec = ShotReconstructor(T, fps)
+    for k in sorted(frames):
+        rec.push(k, k / fps, frames[k])
+    rec.finish(max(frames) / fps)
+    return rec, fps, data["truth"]
+
+
 @pytest.mark.parametrize("seed", [10011, 10015])
 def test_a_break_cue_ball_is_not_said_to_meet_the_rack_balls_behind_the_one_it_hit(seed):
     # Two breaks simulated by pooltool, observed as the benchmark does (1.6 s around the strike):
@@ -702,20 +723,7 @@ def test_a_break_cue_ball_is_not_said_to_meet_the_rack_balls_behind_the_one_it_h
     # one, and it named the first contact (seed 10011: the 8 for the 1; seed 10015: the 15 for
     # the 9, the cue ball's four-frame line 2 degrees off). The cue ball reaches them only
     # through the apex ball, and its path from the strike meets the apex ball first.
-    import pathlib
-
-    from tracking.shots import ShotReconstructor
-
-    data = json.loads((pathlib.Path(__file__).parent / "data" / f"break-seed{seed}.json").read_text())
-    fps, truth = data["fps"], data["truth"]
-    frames: dict[int, list] = {}
-    for k, ball, x, y in data["rows [frame, ball, x mm, y mm]"]:
-        frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
-                                                    data["sigma_mm"]))
-    rec = ShotReconstructor(T, fps)
-    for k in sorted(frames):
-        rec.push(k, k / fps, frames[k])
-    rec.finish(max(frames) / fps)
+    rec, fps, truth = _replay(f"break-seed{seed}.json")
     shot = next(r for r in rec.records if r["kind"] == "shot")
     cue_hits = sorted((e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"]), key=lambda e: e["t"])
     assert sorted(cue_hits[0]["balls"]) == sorted(["cue", truth["first_contact"]]), cue_hits[:3]
@@ -905,22 +913,7 @@ def test_a_cue_ball_struck_again_while_it_still_rolls_starts_a_new_shot():
     # the 2. The strike is the cue ball leaping to speed with no ball near it; the shot so far
     # ends there, and its balls stopped after the new strike (WPA 3.9: balls still moving). The
     # old code made one record of both shots, and no ruling for the second.
-    import json
-    import pathlib
-
-    from cueref.observation import Observation
-    from tracking.shots import ShotReconstructor
-
-    data = json.loads((pathlib.Path(__file__).parent / "data" / "restrike-seed10016.json").read_text())
-    fps, truth = data["fps"], data["truth"]
-    frames: dict[int, list] = {}
-    for k, ball, x, y in data["rows [frame, ball, x mm, y mm]"]:
-        frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
-                                                    data["sigma_mm"]))
-    rec = ShotReconstructor(T, fps)
-    for k in sorted(frames):
-        rec.push(k, k / fps, frames[k])
-    rec.finish(max(frames) / fps)
+    rec, fps, truth = _replay("restrike-seed10016.json")
     shots = [r for r in rec.records if r["kind"] == "shot"]
     assert [round(r["t0"], 2) for r in shots] == [round(t, 2) for t in truth["shots_t0"]]
     assert abs(shots[1]["t0"] - truth["shots_t0"][1]) < 1 / fps
