@@ -33,11 +33,13 @@ class _Entry:
     before: tuple[float, float] = (0.0, 0.0)  # the step before that
 
     def steady(self, within: float) -> bool:
-        """Its last two steps within `within` pixels of each other, and within a third of the
-        step: rolling at a steady speed (not just struck, stopping dead or turned), and not the
-        jitter of new looks at a ball at rest (steps of half a pixel, every way)."""
+        """Its last two steps within `within` pixels of each other: rolling at a steady speed
+        (not just struck, stopping dead or turned); and, for a step under 0.6 `within`, within
+        a third of the step: not the jitter of new looks at a ball at rest (steps of half a
+        pixel, every way). (A fast ball's centre wavers by its blur, a pixel or two a frame.)"""
         d2 = (self.step[0] - self.before[0]) ** 2 + (self.step[1] - self.before[1]) ** 2
-        return d2 < within * within and d2 < (self.step[0] ** 2 + self.step[1] ** 2) / 9.0
+        s2 = self.step[0] ** 2 + self.step[1] ** 2
+        return d2 < within * within and (d2 < s2 / 9.0 or s2 >= 0.36 * within * within)
 
     def predicted(self) -> tuple[float, float]:
         return self.px[0] + self.step[0], self.px[1] + self.step[1]
@@ -195,17 +197,19 @@ class BallDetector:
                     for e in keep:
                         if id(e) in unmoved:
                             cx, cy = np.rint(loc._to_small(np.array(e.px))).astype(int)
-                            q = max(1, int(0.5 * loc.r))
+                            q = max(1, int(loc.r))  # (no other ball's centre is within a radius)
                             region[max(0, cy - q):cy + q + 1, max(0, cx - q):cx + q + 1] = 0
                 sx, sy = np.rint(loc._to_small(np.array([e.px for e in keep]).reshape(-1, 2))).astype(int).T
                 h, w = region.shape
                 inside = region[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)]
                 found = self._find(img, None, region, [e for e, gone in zip(keep, inside) if gone])
                 keep = [e for e, gone in zip(keep, inside) if not gone]
-                # A ball astride the region's edge, or one followed: keep the one seen already.
+                # A ball astride the region's edge, one followed, or something overlapping a ball
+                # at rest (the cue's tip against it: no two balls' centres are 1.5 radii apart):
+                # keep the one seen already.
                 seen = np.array([e.px for e in keep + entries]).reshape(-1, 2)
                 if len(seen) and found:
-                    found = [e for e in found if np.min(np.hypot(*(seen - e.px).T)) > 0.5 * loc.r_full]
+                    found = [e for e in found if np.min(np.hypot(*(seen - e.px).T)) > 1.5 * loc.r_full]
                 entries += found
             for e, (x0, y0, x1, y1) in zip(self._entries, boxes):
                 if id(e) in unmoved:
