@@ -72,6 +72,7 @@ class BallDetector:
     # below what a ball's rim moving half a pixel changes.
     CHANGE = 24
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
+    NAMED = 0.9  # the classifier's probability for a ball's name to be carried between frames
     RECHECK = 8  # frames: a ball's name carried from frame to frame is asked again at least this often
     LOST = 60  # frames after a ball is lost during which every wide plateau is searched (`_find`)
     FOLLOW = 0.6  # of a ball's rim's rays that must agree for it to be followed without a search
@@ -262,7 +263,7 @@ class BallDetector:
         slow, fast = (self.ROLLING * r) ** 2, (self.FAST * r) ** 2
         idx = self._free([k for k, e in enumerate(self._entries) if id(e) not in unmoved
                           and slow <= e.step[0] ** 2 + e.step[1] ** 2 < fast
-                          and e.steady(self.CARRY * r) and e.probs.max() >= 0.9])
+                          and e.steady(self.CARRY * r) and e.probs.max() >= self.NAMED])
         if not idx:
             return {}
         before = [self._entries[k] for k in idx]
@@ -286,7 +287,7 @@ class BallDetector:
             looked = [(i, c) for i, c in zip(due, crops) if c is not None]
             asked = self._classify([c for _, c in looked]) if looked else []
             for (i, _), q in zip(looked, asked):
-                if int(q.argmax()) == int(before[i].probs.argmax()) and q.max() >= 0.9:
+                if int(q.argmax()) == int(before[i].probs.argmax()) and q.max() >= self.NAMED:
                     probs[i] = q
             good &= np.array([before[i].age < self.RECHECK or probs[i] is not before[i].probs for i in range(len(before))])
         if not good.any():
@@ -320,7 +321,7 @@ class BallDetector:
         r = self.locator.r_full
         every = self._entries
         sure = [every[k] for k in self._free([k for k, e in enumerate(every) if e.age < self.RECHECK
-                                              and e.probs.max() >= 0.9 and any(e is b for b in before)])]
+                                              and e.probs.max() >= self.NAMED and any(e is b for b in before)])]
         if not sure or not len(pts):
             return out
         pred = np.array([e.predicted() for e in sure])
@@ -403,7 +404,9 @@ class BallDetector:
                 e = _nearest(before, kept[k], int(probs[i].argmax()), 6.0 * loc.r_full)
             step = (kept[k][0] - e.px[0], kept[k][1] - e.px[1]) if e is not None else (0.0, 0.0)
             age = e.age + 1 if carried[i] is not None else 0
-            out.append(_Entry(kept[k], (float(mms[k][0]), float(mms[k][1])), probs[i], step, age,
+            # A name carried keeps its very probabilities (`_report` names again only new ones).
+            p = carried[i].probs if carried[i] is not None else probs[i]
+            out.append(_Entry(kept[k], (float(mms[k][0]), float(mms[k][1])), p, step, age,
                               e.step if e is not None else (0.0, 0.0)))
         return out
 
