@@ -135,9 +135,7 @@ class ShotReconstructor:
             if speed < 150.0:
                 continue
             rest = tr.rests[-1]
-            near = [o for o in self.tracker.tracks if o is not tr and o.confirmed and o.alive and o.moving
-                    and float(np.hypot(*(o.position() - rest))) < self.table.ball_diameter_mm + 40.0]
-            if not near:
+            if not self._near(tr, rest, 40.0, moving=True):
                 return start - 0.5 / self.fps
         return None
 
@@ -157,14 +155,19 @@ class ShotReconstructor:
         if not (was < LEAP_FROM and now >= LEAP_TO and now >= 3.0 * was):
             return None
         here = xy[-4]
-        near = [o for o in self.tracker.tracks if o is not tr and o.confirmed and o.alive
-                and float(np.hypot(*(o.position() - here))) < self.table.ball_diameter_mm + 60.0]
-        if near:
+        if self._near(tr, here, 60.0, moving=False):
             return None
         # The roll ends where the leap begins and a new motion starts there, from where the ball
         # was struck: the shot so far and the next are told apart by it, as after a rest.
         tr.restart(n - 3)
         return float(traw[-3]) - 0.5 / self.fps
+
+    def _near(self, tr: Track, at, slack_mm: float, moving: bool) -> bool:
+        """Another ball (moving, if `moving`) within a diameter and `slack_mm` of `at`: one that
+        could have set `tr` going."""
+        reach = self.table.ball_diameter_mm + slack_mm
+        return any(o is not tr and o.confirmed and o.alive and (o.moving or not moving)
+                   and float(np.hypot(*(o.position() - at))) < reach for o in self.tracker.tracks)
 
     def finish(self, t: float) -> list[dict]:
         """End of the video: close an open episode as it stands."""
