@@ -19,6 +19,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 # the cores, more frames in flight keep the cores busy (2 cores, the benchmark's 1080p60 clip:
 # review 161-170 fps with 2, 172-187 with 4, 178-185 with 6 or 8; cores busy 87 % -> 92 %).
 DECODE_THREADS = min(16, max(4, 2 * (os.cpu_count() or 1)))
+DECODE_DEPTH, DETECT_DEPTH = 24, 8  # frames queued ahead of the detector, observations ahead of the tracker
+# Decoded pictures a review may hold at once: both queues, one in each stage's hands, and slack.
+REVIEW_RING = DECODE_DEPTH + DETECT_DEPTH + 8
 
 
 class MediaError(ValueError):
@@ -92,13 +95,18 @@ class _Raised:
         self.error = error
 
 
-def frames_of(path: Path, start_frame: int = 0, stop_frame: int | None = None, threads: int | None = DECODE_THREADS):
+def frames_of(path: Path, start_frame: int = 0, stop_frame: int | None = None, threads: int | None = DECODE_THREADS,
+              ring: int = 0):
     """(frame index, media time, BGR image) of a video from `start_frame`, in this thread. A video
     that ends before the frame count its header announces (truncated, corrupt) raises
-    MediaError naming the frame, after the frames before it."""
+    MediaError naming the frame, after the frames before it. `ring` > 0: the pictures are
+    decoded into `ring` arrays taken in turn (a picture is overwritten `ring` frames after it
+    is yielded), for a consumer that lets go of each picture well before that: no new 6 MB
+    picture a frame, whose fresh pages cost the kernel ~0.1-0.2 ms a frame (the review)."""
     import cv2
 
     cap = open_video(path, threads)
+    bufs: list = []
     try:
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
@@ -106,7 +114,12 @@ def frames_of(path: Path, start_frame: int = 0, stop_frame: int | None = None, t
             cap.set(cv2.CAP_PROP_POS_FRAMES, start_frame)
         k = start_frame
         while stop_frame is None or k < stop_frame:
-            ok, img = cap.read()
+            if len(bufs) < ring:  # the ring's arrays are the first pictures themselves
+                ok, img = cap.read()
+                if ok:
+                    bufs.append(img)
+            else:
+                ok, img = cap.read(bufs[(k - start_frame) % ring] if ring else None)
             if not ok:
                 break
             yield k, k / fps, img
@@ -118,10 +131,12 @@ def frames_of(path: Path, start_frame: int = 0, stop_frame: int | None = None, t
         cap.release()
 
 
-def decoded(path: Path, start_frame: int = 0, stop_frame: int | None = None, depth: int = 24):
-    """`frames_of` decoded in a thread `depth` frames ahead."""
+def decoded(path: Path, start_frame: int = 0, stop_frame: int | None = None, depth: int = DECODE_DEPTH,
+            ring: int = 0):
+    """`frames_of` decoded in a thread `depth` frames ahead (`ring`: see `frames_of`; it must
+    exceed every frame the consumers may hold: `depth`, their own queues, the ones in hand)."""
     open_video(path).release()  # a missing or unreadable file is said here, not from the thread
-    return threaded(frames_of(path, start_frame, stop_frame), depth, "decode")
+    return threaded(frames_of(path, start_frame, stop_frame, ring=ring), depth, "decode")
 
 
 class Observer:
@@ -177,7 +192,7 @@ def observed(frames, observer: Observer):
             close()
 
 
-def observed_threaded(frames, observer: Observer, depth: int = 8):
+def observed_threaded(frames, observer: Observer, depth: int = DETECT_DEPTH):
     """`observed` in a thread of its own: detection (mostly OpenCV, numpy and onnxruntime, which
     release the GIL) overlaps with what the consumer does with the observations (tracking).
     While it runs, OpenCV's own thread pool is off: the stages are the parallelism, and splitting

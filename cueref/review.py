@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cueref.keyframes import CueCrops
-from cueref.pipeline import MediaError, Observer, decoded, observed_threaded, video_info
+from cueref.pipeline import REVIEW_RING, MediaError, Observer, decoded, observed_threaded, video_info
 from cueref.records import new_header
 from cueref.referee import GameFiles, Referee
 from cueref.table import Table
@@ -90,7 +90,7 @@ def review(video: Path, game: str, table: Table, out: Path, players=("A", "B"), 
                 on_call(c)
 
     try:
-        for k, t, obs, img in observed_threaded(decoded(video, start, stop), observer):
+        for k, t, obs, img in observed_threaded(decoded(video, start, stop, ring=REVIEW_RING), observer):
             if crops is None:
                 crops = CueCrops(observer.ball_radius_px, fps)
                 if not cal_file.exists():

@@ -315,6 +315,23 @@ def test_the_reviews_decoding_threads_give_the_same_frames_as_opencvs_default():
     assert all(np.array_equal(a, b) for (_, _, a), (_, _, b) in zip(ours, default))
 
 
+def test_frames_decoded_into_a_ring_of_arrays_are_the_frames_and_reuse_the_arrays():
+    """The review's decoder writes into a few arrays in turn (no new picture a frame): each
+    frame as it comes is the frame itself, and the arrays come round again."""
+    import numpy as np
+
+    from cueref.pipeline import frames_of
+
+    plain = [(k, t, img.copy()) for k, t, img in frames_of(SAMPLE / "clip.mp4", 100, 110)]
+    seen, ids = [], []
+    for k, t, img in frames_of(SAMPLE / "clip.mp4", 100, 110, ring=3):
+        seen.append((k, t, img.copy()))
+        ids.append(id(img))
+    assert [(k, t) for k, t, _ in seen] == [(k, t) for k, t, _ in plain]
+    assert all(np.array_equal(a, b) for (_, _, a), (_, _, b) in zip(seen, plain))
+    assert len(set(ids)) == 3 and ids[3:] == (ids[:3] * 3)[:7]
+
+
 def test_a_truncated_video_keeps_everything_ruled_before_the_cut(tmp_path):
     """A recording cut short (its index up front, as streaming recorders write it): the review
     rules what is there, says where the video ends, and exits 2."""

@@ -185,7 +185,7 @@ class BallDetector:
             # cue's tip, a hand): it stays as it was, is not searched for (a new look's jitter is
             # not a step) and its part of the reference is kept (a creeping ball is seen once it
             # has moved enough, as everywhere else).
-            boxes = [self._box(e.px, raw.shape) for e in self._entries]
+            boxes = self._boxes([e.px for e in self._entries], raw.shape)
             unmoved = {id(e) for e, (x0, y0, x1, y1) in zip(self._entries, boxes) if not raw[y0:y1, x0:x1].any()}
             followed = self._follow(img, raw, unmoved)
             keep = [e for e in self._entries if id(e) not in followed]
@@ -220,14 +220,17 @@ class BallDetector:
             cv2.copyTo(grid, searched, self._ref)
         return self._report(frame, t)
 
-    def _box(self, px: tuple[float, float], shape: tuple[int, int]) -> tuple[int, int, int, int]:
-        """The change grid's pixels (x0, y0, x1, y1) over a ball centred at `px` (full pixels),
-        out to its rim (a creeping ball changes the pixels there first)."""
+    def _boxes(self, pxs: list[tuple[float, float]], shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+        """The change grid's pixels (x0, y0, x1, y1) over each ball centred at `pxs` (full
+        pixels), out to its rim (a creeping ball changes the pixels there first)."""
+        if not pxs:
+            return []
         loc = self.locator
-        g = loc._to_small(np.array(px, float)) / 2
+        g = loc._to_small(np.array(pxs, float)) / 2
         q = loc.r / 2
-        return (max(0, int(np.floor(g[0] - q))), max(0, int(np.floor(g[1] - q))),
-                min(shape[1], int(np.ceil(g[0] + q))), min(shape[0], int(np.ceil(g[1] + q))))
+        lo = np.maximum(np.floor(g - q), 0).astype(int)
+        hi = np.minimum(np.ceil(g + q), (shape[1], shape[0])).astype(int)
+        return list(zip(lo[:, 0].tolist(), lo[:, 1].tolist(), hi[:, 0].tolist(), hi[:, 1].tolist()))
 
     def _free(self, idx: list[int]) -> list[int]:
         """Of the balls `idx` (indices into the last frame's), those no other ball could have met

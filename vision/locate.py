@@ -315,8 +315,10 @@ class Locator:
         pixel), for a classifier to look at before the rim fit (which only balls need)."""
         pts = np.array(pts, float)
         lone = np.ones(len(pts), bool) if clustered is None else ~np.asarray(clustered, bool)
+        # The score of `candidates` just before, for this picture; once only (a decoder reusing
+        # its arrays hands the same array back with a later frame in it).
+        last, self._last = self._last, None
         if lone.any():
-            last = self._last
             if last is not None and last[0] is bgr:
                 score, off = last[1], last[2]
             else:
@@ -442,7 +444,11 @@ class Locator:
         k = np.argmax(g, axis=1)
         s_edge = ((ss[k] + ss[np.minimum(k + 1, len(ss) - 1)]) / 2).reshape(N, n)
         strength = g[np.arange(N * n), k].reshape(N, n)
-        keep = strength > 0.3 * np.median(strength, axis=1, keepdims=True)
+        # (Each ball's median ray strength, once: np.median's checks cost more than its partition.)
+        half = (n - 1) // 2, n // 2
+        part = np.partition(strength, half, axis=1)
+        edge = (part[:, half[0]] + part[:, half[1]]) / 2
+        keep = strength > 0.3 * edge[:, None]
         # Each ray: dir . c = dir . (p + dir * s_edge) - r  (a line the centre c lies on).
         b = (dirs[None] * pts[:, None, :]).sum(axis=2) + s_edge - r  # (N, n)
         c = pts.copy()
@@ -474,7 +480,6 @@ class Locator:
         if not agreeing:
             return out
         ok = valid & ~far
-        edge = np.median(strength, axis=1)
         return out, np.where(ok, keep.sum(axis=1), 0) / n, np.where(ok, edge, 0.0)
 
 
