@@ -134,6 +134,7 @@ class Tracker:
         self.tracks: list[Track] = []
         self._next = 0
         self.last_t: float | None = None
+        self._vectors: dict[int, tuple[dict, np.ndarray]] = {}  # see `_vector`
 
     # --- per frame ---------------------------------------------------------------------------
     def update(self, frame: int, t: float, observations: list[Observation]) -> None:
@@ -269,21 +270,17 @@ class Tracker:
 
     @staticmethod
     def _identity_cost(tracks: list[Track], obs: list[Observation]) -> np.ndarray:
-        cost = np.zeros((len(tracks), len(obs)))
         names = []
         for tr in tracks:
             name, share = tr.label()
             names.append(name if (name is not None and share > 0.6 and tr.n_votes >= 5) else None)
-        for j, o in enumerate(obs):
-            if o.ball not in _INDEX:
-                continue
-            # A blurred ball's label is a weak claim: scale the identity terms by how sure it is.
-            sure = min(max((o.probs.get(o.ball, 0.0) - 0.5) / 0.5, 0.0), 1.0)
-            for i, name in enumerate(names):
-                if name is None:
-                    continue
-                cost[i, j] = -sure if name == o.ball else MISMATCH_COST * sure
-        return cost
+        named = np.array([n is not None for n in names], bool)
+        ball = np.array([o.ball in _INDEX for o in obs], bool)
+        # A blurred ball's label is a weak claim: scale the identity terms by how sure it is.
+        sure = np.array([min(max((o.probs.get(o.ball, 0.0) - 0.5) / 0.5, 0.0), 1.0) for o in obs])
+        same = np.array([[n == o.ball for o in obs] for n in names]).reshape(len(tracks), len(obs))
+        cost = np.where(same, -sure, MISMATCH_COST * sure)
+        return np.where(named[:, None] & ball[None, :], cost, 0.0)
 
     def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
         xy = np.asarray(o.mm, float)
@@ -330,11 +327,20 @@ class Tracker:
     def _vote(self, tr: Track, o: Observation) -> None:
         if not o.probs:
             return
-        for name, p in o.probs.items():
-            k = _INDEX.get(name)
-            if k is not None:
-                tr.votes[k] += p
+        tr.votes += self._vector(o.probs)
         tr.n_votes += 1
+
+    def _vector(self, probs: dict) -> np.ndarray:
+        """An observation's probabilities as a vector over NAMES (others dropped). A ball unchanged
+        between frames comes with the very same dict (the detector's): its vector is made once."""
+        hit = self._vectors.get(id(probs))
+        if hit is not None and hit[0] is probs:
+            return hit[1]
+        vec = np.array([probs.get(n, 0.0) for n in NAMES], float)
+        if len(self._vectors) > 256:  # (the dicts held here keep their ids from being reused meanwhile)
+            self._vectors.clear()
+        self._vectors[id(probs)] = (probs, vec)
+        return vec
 
     def _start(self, tr: Track, n: int = 2) -> None:
         """The last n observations left the rest position: the ball has been moving since the
@@ -380,6 +386,11 @@ class Tracker:
     def _maybe_stop(self, tr: Track) -> None:
         n = max(3, int(round(REST_S * self.fps)))
         if len(tr.t) - tr.motions[-1][0] < n + 2:
+            return
+        # Two samples d apart put one at least d / 2 from any centre: a ball still rolling is
+        # told without the spread (exactly the test below, at a fraction of its cost).
+        first, last = tr.xy[-n], tr.xy[-1]
+        if math.hypot(last[0] - first[0], last[1] - first[1]) > 2.0 * max(2.5, 3.0 * max(tr.s[-n:])):
             return
         pts = np.asarray(tr.xy[-n:])
         c = pts.mean(axis=0)
