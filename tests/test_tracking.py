@@ -921,3 +921,18 @@ def test_a_cue_ball_struck_again_while_it_still_rolls_starts_a_new_shot():
     stop = next(e for e in shots[0]["events"] if e["type"] == "stop")
     assert shots[0]["t0"] + stop["t"] - stop["t_err"] > shots[1]["t0"]  # still moving at the strike
     assert abs(shots[0]["t0"] + stop["t"] - truth["first_stop"]) < 0.1
+
+
+def test_a_ball_touching_a_cushion_hit_toward_it_slides_along_it_and_is_driven_to_the_rail():
+    # Seed 13004 (pooltool): a slow cue ball meets the 2, which lies touching the left cushion,
+    # pushing it into the cushion; the 2 slides along it at ~56 mm/s (measured 12 mm/s *into* it:
+    # noise). WPA 2.7: a ball is not frozen unless declared, so it was driven to a rail and the
+    # shot is legal; without the cushion the record is ruled a no-rail foul.
+    rec, fps, truth = _replay("rail-slide-seed13004.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    hit = next(e for e in shot["events"] if e["type"] == "collision")
+    assert sorted(hit["balls"]) == sorted(truth["collision"])
+    rails = [e for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "2"]
+    assert rails and rails[0]["rail"] == truth["cushion"][1]
+    assert hit["t"] <= rails[0]["t"] <= truth["cushion"][2] + 2 / fps
