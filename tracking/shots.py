@@ -25,10 +25,11 @@ from cueref.observation import Observation
 from cueref.table import Table
 from tracking.events import Path, extract, fit_line
 from tracking.kalman import ROLLING_DECEL
-from tracking.tracker import NAMES, REST_S, Track, Tracker
+from tracking.tracker import NAMES, POCKET_MOUTH_MM, REST_S, Track, Tracker
 
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
 QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
+JAWS_UNSEEN_S = 0.3  # a ball at rest in the jaws unseen this long before the shot ended, and after, fell in
 ABRUPT_STOP_MM_S = 200.0
 ROLL_DECEL_RANGE = (40.0, 400.0)  # mm/s²: a ball rolling on cloth (μ_roll 0.004–0.04); more is sliding or checked
 # 95 %: what a constant deceleration misses at the end of a roll, and the spin in place after it
@@ -277,6 +278,23 @@ class ShotReconstructor:
                 gone.add(name)
             else:
                 notes.append(f"the {name} was lost from sight at {last.round(0).tolist()} mm; assumed to rest there")
+        for tr in moved:
+            # Crept into a pocket's jaws (so slowly that the rest test had it stopped there, past
+            # the nose line) and gone from sight before the shot ended, not seen again: it fell.
+            # (One hanging in the jaws stays in sight: not pocketed, WPA 2.2.) Seed 13014: the 11
+            # at 40 mm/s into the foot-left corner after a break, vanished 0.8 s before the stop.
+            name = names.get(id(tr))
+            if name is None or name in gone or tr.moving or (tr.ended_t is not None and not tr.lifted):
+                continue
+            if not w0 <= tr.last_t < t_end - JAWS_UNSEEN_S:
+                continue
+            last = np.asarray(tr.xy[-1])
+            pk = self.table.nearest_pocket(tuple(last), POCKET_MOUTH_MM)
+            if pk is None or self.table.on_bed(tuple(last)):
+                continue
+            events.append({"t": tr.last_t + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
+                           "t_err": 0.5 / self.fps + 0.1})
+            gone.add(name)
         events.sort(key=lambda e: e["t"])
         before, after, pos_err = {}, {}, {}
         for tr in tracks:
