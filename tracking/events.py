@@ -752,9 +752,9 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
     """A ball resting at a cushion, hit toward it, bounces off it within a frame: seen only as a
     ball that leaves away from the rail it was pushed into, or, touching it, slides along it (not
     into it by more than three sigmas of its velocity across the rail: a slow ball's measured
-    sliding has a few mm/s of noise either way). Seed 13004: the 2, touching the left cushion, hit toward it
-    by a slow cue ball, slides along it at 56 mm/s, measured 12 mm/s into it; WPA 2.7, a ball is
-    not frozen unless declared: driven to the rail, the shot legal."""
+    sliding has a few mm/s of noise either way). Seed 13004: the 2, touching the left cushion,
+    hit toward it by a slow cue ball, slides along it at 56 mm/s, measured 12 mm/s into it; WPA
+    2.7, a ball is not frozen unless declared: driven to the rail, the shot legal."""
     qp = q.at(t_c - dt)
     if qp is None:
         return None
@@ -764,10 +764,11 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
     if post is None:
         return None
     for r, (ax, nose, n) in _RAILS.items():
-        if abs(float(pos[ax]) - nose(table)) > table.R + 10.0:
+        gap = abs(float(pos[ax]) - nose(table)) - table.R
+        if gap > 10.0:
             continue
         # Touching it (within 3 sigmas of its centre): it cannot go on into the rail.
-        touching = abs(float(pos[ax]) - nose(table)) - table.R <= 3.0 * _sig(p, t_c)
+        touching = gap <= 3.0 * _sig(p, t_c)
         slack = 3.0 * math.sqrt(max(float(post.cov[1, 1]), 0.0)) if touching else 0.0
         if float(push @ n) < -0.2 and float(post.v @ n) > -0.2 * float(np.hypot(*post.v)) - slack:
             return {"t": t_c + 0.5 * e_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": max(e_c, 0.5 * dt)}
