@@ -1129,7 +1129,10 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
             n = _RAILS[r][2]
             v_in = -float(pre.v @ n)
             v_out = float(post.v @ n) if post is not None else 0.0
-            into = v_in > 60.0 and v_out > -0.2 * v_in
+            # The line in must reach the rail where the bend is (within its own sigmas and a
+            # frame and a half of travel): one that only wanders near a rail is not a bounce.
+            reach = dist - R <= 3.0 * math.sqrt(max(pre.var(t_c), 0.0)) + 1.5 * dt * max(v_in, 0.0) + 2.0
+            into = v_in > 60.0 and v_out > -0.2 * v_in and reach
             off = None if into else _leaves_rail(pre, post, t_c, dt, n, moving_before)
             if off is not None:
                 best, (t_c, err) = r, off  # no line in to time it by: the bend is the time
