@@ -264,6 +264,14 @@ class ShotReconstructor:
                     stop, stop_err = t_end + v / ROLLING_DECEL, 2.0 / self.fps
         gone = {e["ball"] for e in events if e["type"] in ("pocket", "off_table")}
         notes = []
+
+        def fell(tr: Track, name: str, pk: str, unseen_s: float) -> None:
+            """Pocketed half a frame after its last sighting (`unseen_s`: how long it may have
+            been unseen before it dropped)."""
+            events.append({"t": tr.last_t + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
+                           "t_err": max(unseen_s, 0.5 / self.fps) + 0.1})
+            gone.add(name)
+
         for tr in tracks:
             name = names.get(id(tr))
             if name is None or name in gone or tr.ended_t is None or tr.lifted or tr.ended_t > t_end:
@@ -273,9 +281,7 @@ class ShotReconstructor:
             last = np.asarray(tr.xy[-1])
             pk = self.table.nearest_pocket(tuple(last), 250.0)
             if pk is not None:
-                events.append({"t": tr.traw[-1] + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
-                               "t_err": max(tr.ended_t - tr.traw[-1], 0.5 / self.fps) + 0.1})
-                gone.add(name)
+                fell(tr, name, pk, tr.ended_t - tr.last_t)
             else:
                 notes.append(f"the {name} was lost from sight at {last.round(0).tolist()} mm; assumed to rest there")
         for tr in moved:
@@ -292,9 +298,7 @@ class ShotReconstructor:
             pk = self.table.nearest_pocket(tuple(last), POCKET_MOUTH_MM)
             if pk is None or self.table.on_bed(tuple(last)):
                 continue
-            events.append({"t": tr.last_t + 0.5 / self.fps, "type": "pocket", "ball": name, "pocket": pk,
-                           "t_err": 0.5 / self.fps + 0.1})
-            gone.add(name)
+            fell(tr, name, pk, 0.0)
         events.sort(key=lambda e: e["t"])
         before, after, pos_err = {}, {}, {}
         for tr in tracks:
