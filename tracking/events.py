@@ -313,7 +313,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
-            partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=6.0, slack=10.0)
+            partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=6.0, slack=10.0, recent=True)
         if not partners and not first:
             # Hit through a ball frozen to it, which passed the blow on and hardly moved.
             chain = _through_frozen(p, pos, t_on, onsets, paths, D, dt)
@@ -406,10 +406,18 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if off.any():  # seen once on its way before it vanished
             t_v = float(p.traw[int(np.argmax(off))]) - 0.5 * dt
         partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0)
-        if not partners:
-            continue  # only hidden (a player, the cue): it is still there
-        for q, _ in partners:
-            add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
+        if partners:
+            for q, _ in partners:
+                add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
+        else:
+            # Hit through a ball frozen to it, which passed the blow on and hardly moved (seed
+            # 14014: the cue ball into the 2, the 6 beside it at the corner gone in a frame).
+            chain = _through_frozen(p, p.rest, t_v, onsets, paths, D, dt)
+            if chain is None:
+                continue  # only hidden (a player, the cue): it is still there
+            q, r = chain
+            add_collision(q.name, r.name, t_v - dt, dt)
+            add_collision(r.name, p.name, t_v - 0.5 * dt, dt)
         pk = table.nearest_pocket(tuple(p.xy[-1]), 130.0)
         if pk is not None:
             events.append({"t": t_v, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
