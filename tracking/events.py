@@ -40,6 +40,9 @@ DISTURB_MIN_MM = 5.0
 # sigmas; the floor (mm/s) covers what a straight line over four frames misses (the slowdown, swerve).
 BLOW_SIGMAS = 3.0
 BLOW_FLOOR_MM_S = 40.0
+# How long before a slow start (under 300 mm/s) the ball that set it off may have touched it: one
+# nudged off at 30 mm/s is seen off its rest (5 mm, twice) about 0.2 s late.
+SLOW_LOOK_S = 0.25
 APPROACH_MAX = 30  # samples of the line from the strike
 EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a contact of its own
 
@@ -322,6 +325,15 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 add_collision(q.name, r.name, t_on - 0.5 * dt, max(err, dt))
                 add_collision(r.name, p.name, t_on, max(err, dt))
                 continue
+        if not partners and not first and _slow_start(p, k, dt):
+            # A ball nudged off slowly is seen to move frames late: by then the ball that
+            # touched it may have stopped, or left (seed 12007: the 1 into the 6 beside the foot
+            # cushion, the 6 seen moving 95 ms later with the 1 already 170 mm away). The last
+            # ball to come a diameter from it in that time touched it.
+            came = [(hit, q) for q in paths if q is not p
+                    for hit in [_arrival(q, pos, t_on, D, dt, look=SLOW_LOOK_S)] if hit is not None]
+            if came:
+                partners = [(max(came, key=lambda c: c[0][0])[1], [])]
         if not partners:
             if p.name in strikers and p.name not in strikes:
                 strikes[p.name] = (t_on, err)
@@ -956,28 +968,39 @@ def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: flo
 
 
 def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) -> tuple[float, float] | None:
-    """When moving ball q came a diameter from `pos`, in the `look` seconds before t_on: from its
-    first sample within a diameter (and tolerance), the line of its samples before that, followed
-    on to where it is a diameter from `pos` (or closest to it)."""
+    """When moving ball q came a diameter from `pos`, in the `look` seconds before t_on: from the
+    first sample of its last run within a diameter (and tolerance), the line of its samples
+    before that, followed on to where it is a diameter from `pos` (or closest to it). (Its last
+    run: one that passed by close and came back, off a cushion, touched it the second time; seed
+    12014's cue ball, 2 mm clear of the 5, hit it 0.4 s later.)"""
     sel = np.flatnonzero((q.t >= t_on - look) & (q.t <= t_on))
-    for i in sel:
-        if float(np.hypot(*(q.xy[i] - pos))) > D + 3.0 + 3.0 * float(q.s[i]) or q.motion_at(float(q.t[i])) is None:
-            continue
-        t_i = float(q.t[i])
-        f = q.fit_before(t_i + dt, dt, frames=8.0)
-        if f is None:
-            return t_i - 0.5 * dt, dt
-        da, v = f.a - np.asarray(pos, float), f.v
-        A, B, C = float(v @ v), 2.0 * float(da @ v), float(da @ da) - D * D
-        if A < 1e-6:
-            return t_i - 0.5 * dt, dt
-        disc = B * B - 4 * A * C
-        taus = [(-B - math.sqrt(disc)) / (2 * A)] if disc >= 0 else [-B / (2 * A)]
-        t_hit = min(max(f.t_ref + taus[0], t_i - 2 * dt), t_on)
-        # (A graze closes hardly at all: its time is as unsure as the position along the line.)
-        closing = max(abs(float((da + v * (t_hit - f.t_ref)) @ v)) / D, 0.2 * math.sqrt(A), 1.0)
-        return t_hit, max(math.sqrt(max(f.var(t_hit), 0.0)) / closing, 0.5 * dt)
-    return None
+    # (Within a diameter by its samples or by its line between them, `_approach`: a fast ball's
+    # samples, a frame apart, may all be a few millimetres further off than the contact.)
+    def near_at(i: int) -> bool:
+        d = _approach(q, pos, float(q.t[i]), dt)
+        return d is not None and d <= D + 3.0 + 3.0 * float(q.s[i]) and q.motion_at(float(q.t[i])) is not None
+
+    near = [near_at(i) for i in sel]
+    if not any(near):
+        return None
+    k = len(near) - 1 - near[::-1].index(True)
+    while k > 0 and near[k - 1]:
+        k -= 1
+    i = sel[k]
+    t_i = float(q.t[i])
+    f = q.fit_before(t_i + dt, dt, frames=8.0)
+    if f is None:
+        return t_i - 0.5 * dt, dt
+    da, v = f.a - np.asarray(pos, float), f.v
+    A, B, C = float(v @ v), 2.0 * float(da @ v), float(da @ da) - D * D
+    if A < 1e-6:
+        return t_i - 0.5 * dt, dt
+    disc = B * B - 4 * A * C
+    taus = [(-B - math.sqrt(disc)) / (2 * A)] if disc >= 0 else [-B / (2 * A)]
+    t_hit = min(max(f.t_ref + taus[0], t_i - 2 * dt), t_on)
+    # (A graze closes hardly at all: its time is as unsure as the position along the line.)
+    closing = max(abs(float((da + v * (t_hit - f.t_ref)) @ v)) / D, 0.2 * math.sqrt(A), 1.0)
+    return t_hit, max(math.sqrt(max(f.var(t_hit), 0.0)) / closing, 0.5 * dt)
 
 
 def _slow_start(p: Path, k: int, dt: float) -> bool:
