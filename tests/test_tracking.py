@@ -1031,6 +1031,22 @@ def test_a_ball_the_cue_ball_passes_close_and_comes_back_to_hit_was_hit_the_seco
                and abs(e["t"] - t_rail) <= 1 / fps for e in shot["events"])
 
 
+def test_a_thin_cut_the_fast_cue_ball_hardly_bends_at_is_its_first_contact_not_a_disturbed_ball():
+    # Seed 12009 (pooltool): the cue ball at 5 m/s, already curving, clips the 11 and meets the 8
+    # 50 ms later, where its path bends. The 11 is seen moving three frames before that bend; its
+    # start was taken for a slow ball's early one and moved up to the 8's contact, when the cue
+    # ball was 170 mm away: "disturbed" (WPA 3.6), and a wrong first contact. The cue ball passed
+    # within a diameter of the 11 as it started: that start stands.
+    rec, fps, truth = _replay("thin-cut-seed12009.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    assert first_contact(shot) == truth["first_contact"]
+    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
+    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    assert not [e for e in shot["events"] if e["type"] == "disturbed"]
+    assert any(e["type"] == "collision" and sorted(e["balls"]) == sorted(["cue", truth["then"]]) for e in shot["events"])
+
+
 def test_a_ball_touching_a_cushion_hit_toward_it_slides_along_it_and_is_driven_to_the_rail():
     # Seed 13004 (pooltool): a slow cue ball meets the 2, which lies touching the left cushion,
     # pushing it into the cushion; the 2 slides along it at ~56 mm/s (measured 12 mm/s *into* it:
