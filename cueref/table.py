@@ -85,6 +85,13 @@ class Table:
         name = min(POCKETS, key=lambda n: distance(p, self.pocket_centre(n)))
         return name if distance(p, self.pocket_centre(name)) <= within_mm else None
 
+    def over_rail(self, p: Point, throat_mm: float = 110.0) -> bool:
+        """A centre beyond a cushion's nose line (by over 5 mm) away from every pocket's mouth:
+        no ball on the bed or dropping into a pocket is there, only one going over the rail."""
+        L, W = self.length_mm, self.width_mm
+        beyond = p[0] < -5.0 or p[0] > L + 5.0 or p[1] < -5.0 or p[1] > W + 5.0
+        return beyond and self.nearest_pocket(p, throat_mm) is None
+
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
         """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
         r = self.R - slack

@@ -73,3 +73,12 @@ def test_wpa_7_8_rack_outline_touches_the_outer_balls():
     fx, fy = t.foot_spot
     assert not circle_overlaps_triangle((fx - 2 * t.R - t.ball_diameter_mm - 1, fy), t.R, tri)
     assert circle_overlaps_triangle((fx - 2 * t.R - t.R + 1, fy), t.R, tri)
+
+
+def test_a_centre_beyond_a_nose_line_is_over_the_rail_unless_it_is_in_a_pockets_mouth():
+    t = TABLES["9ft"]
+    assert t.over_rail((2564.9, 146.6))  # seed 11007's 1, over the foot rail 150 mm from the corner
+    assert t.over_rail((1270.0, 1450.0)) and t.over_rail((1000.0, -40.0))  # over a side rail, off the mouth
+    assert not t.over_rail((2550.0, 30.0))  # dropping into the foot-left corner
+    assert not t.over_rail((1270.0, -40.0))  # into the side pocket
+    assert not t.over_rail((2511.0, 1241.0)) and not t.over_rail((1270.0, 635.0))  # on the bed

@@ -305,6 +305,48 @@ def test_a_ball_that_rolls_to_rest_is_recorded_where_it_stopped_not_where_it_was
         assert abs(shot["after"]["cue"][0] - (x3 - D)) <= 0.5
 
 
+def test_a_ball_seen_over_the_rail_then_gone_by_a_corner_left_the_table_not_into_the_pocket():
+    # Seed 11007 (pooltool, a ball sent off the table): the 1 flies over the foot rail 150 mm from
+    # the foot-left corner and is last seen 129 mm from that pocket's mouth: taken for pocketed
+    # (a legal shot, the 1 down) instead of off the table (WPA 3.13: a foul). A ball dropping into
+    # a pocket is never seen beyond a nose line away from the pocket's mouth.
+    from tracking.shots import ShotReconstructor
+
+    one, to = np.array([2300.0, 400.0]), np.array([2660.0, 55.0])
+    u = (to - one) / np.hypot(*(to - one))
+    v0, t_s, v1 = 1500.0, 1.0, 2000.0  # the cue ball's speed, its strike, the 1's speed
+    hit = one - D * u
+    cue0 = hit - u * 400.0
+    t_c = t_s + 400.0 / v0
+    rng = np.random.default_rng(11007)
+    rec = ShotReconstructor(T, FPS)
+    for k in range(int(6 * FPS)):
+        t = k / FPS
+        cue = cue0 if t <= t_s else (hit if t >= t_c else cue0 + u * v0 * (t - t_s))
+        x1 = one + u * v1 * max(t - t_c, 0.0)
+        obs = [_obs(k, "cue", np.add(cue, rng.normal(0, 0.5, 2))), _obs(k, "9", np.add((800.0, 900.0), rng.normal(0, 0.5, 2)))]
+        if x1[0] < to[0]:
+            obs.append(_obs(k, "1", np.add(x1, rng.normal(0, 0.5, 2))))
+        rec.push(k, t, obs)
+    rec.finish(6.0)
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    gone = [(e["type"], e["ball"]) for e in shot["events"] if e["type"] in ("pocket", "off_table")]
+    assert gone == [("off_table", "1")], shot["events"]
+
+
+def test_a_ball_knocked_in_from_the_jaws_is_pocketed_though_a_false_sighting_follows_later():
+    # Seed 10010 (pooltool): the 4 rests in the head-left jaws and the 7 knocks it in, unseen
+    # between frames. 1.3 s later a detection 130 mm away is handed to its track once: taken for
+    # its last sighting, with no ball near it then, the 4 was "only hidden" and not pocketed.
+    rec, fps, truth = _replay("jaws-seed10010.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    pocketed = sorted([e["ball"], e["pocket"]] for e in shot["events"] if e["type"] == "pocket")
+    assert pocketed == sorted(truth["pocketed"])
+    hit = [e for e in shot["events"] if e["type"] == "collision" and sorted(e["balls"]) == sorted(truth["hit"])]
+    assert hit and abs(hit[0]["t"] - truth["hit_t"]) <= 1 / fps
+
+
 def test_a_relag_uses_the_ball_set_down_not_a_hand_its_old_track_followed():
     # WPA 1.2, a re-lag: both balls are picked up from where the last lag left them and set down
     # behind the head string. A hand near the right ball's old spot is seen as a white "ball"
