@@ -335,6 +335,9 @@ class ShotReconstructor:
             if lag and e["type"] == "cross" and e["line"] == "head_string":
                 continue  # a lag is judged by the long string (WPA 1.2); the head string is its start
             out_events.append(e)
+        # Nothing happens after everything has stopped (a creeping ball's touch of the cushion at
+        # the end of its roll may be timed after the roll-out's estimate).
+        stop = max([stop] + [t0 + e["t"] for e in out_events])
         out_events.append({"t": round(stop - t0, 4), "type": "stop", "t_err": round(stop_err, 4)})
         rec = {"kind": "lag" if lag else "shot", "t0": round(t0, 4), "before": before, "after": after,
                "events": out_events, "pos_err": pos_err}
