@@ -498,9 +498,10 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 def _striker_near(p: Path, k: int, t_on: float, paths: list[Path], strikers, D: float, dt: float) -> bool:
     """Whether a moving striker came within a diameter (and tolerance) of where p started, about
     when it started: a thin cut it passed on its way to the contact its path shows (seed 12009:
-    the cue ball at 5 m/s clips the 11, 50 ms before it meets the 8 its path bends at)."""
+    the cue ball at 5 m/s clips the 11, 50 ms before it meets the 8 its path bends at). Not a ball
+    in a cluster (a rack): one frozen to another is set off through it, the usual way."""
     pos = p.rest if (k == 0 and p.rest is not None) else p.at(t_on)
-    if pos is None:
+    if pos is None or any(_frozen(r, pos, t_on, D) for r in paths if r is not p):
         return False
     for s in paths:
         if s is p or s.name not in strikers or s.motion_at(t_on - 0.3 * dt) is None:
