@@ -1153,6 +1153,22 @@ def test_a_thin_cut_the_fast_cue_ball_hardly_bends_at_is_its_first_contact_not_a
     assert any(e["type"] == "collision" and sorted(e["balls"]) == sorted(["cue", truth["then"]]) for e in shot["events"])
 
 
+def test_a_ball_next_to_the_cue_ball_struck_into_a_pocket_before_either_is_seen_moving_was_hit():
+    # Seed 9018 (pooltool): the 4 rests 31 mm from the cue ball, by the foot-right pocket; the
+    # cue ball at 5 m/s meets it 6 ms after the strike and it is gone 7 ms later, seen once 10 mm
+    # off its spot. No ball was moving near it before it vanished (the cue ball had just been
+    # struck): it was "only hidden", and the shot a no-contact foul (WPA 3.4) instead of the 4
+    # pocketed. The striker's first step, on a line meeting the 4 first, hit it.
+    rec, fps, truth = _replay("struck-in-seed9018.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    assert first_contact(shot) == truth["first_contact"]
+    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
+    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    pockets = [(e["ball"], e["pocket"], e["t"]) for e in shot["events"] if e["type"] == "pocket"]
+    assert [[b, pk] for b, pk, _ in pockets] == truth["pocketed"] and pockets[0][2] >= hit["t"]
+
+
 def test_a_ball_touching_a_cushion_hit_toward_it_slides_along_it_and_is_driven_to_the_rail():
     # Seed 13004 (pooltool): a slow cue ball meets the 2, which lies touching the left cushion,
     # pushing it into the cushion; the 2 slides along it at ~56 mm/s (measured 12 mm/s *into* it:

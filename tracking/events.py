@@ -434,11 +434,18 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             # Hit through a ball frozen to it, which passed the blow on and hardly moved (seed
             # 14014: the cue ball into the 2, the 6 beside it at the corner gone in a frame).
             chain = _through_frozen(p, p.rest, t_v, onsets, paths, D, dt)
-            if chain is None:
+            struck = _struck_into(p, t_v, strikes, by, paths, D, dt) if chain is None else None
+            if chain is not None:
+                q, r = chain
+                add_collision(q.name, r.name, t_v - dt, dt)
+                add_collision(r.name, p.name, t_v - 0.5 * dt, dt)
+            elif struck is not None:
+                # (Before it was seen off its spot, if it was.)
+                t_c = min(struck[1], float(p.traw[i]) if off[i] else math.inf)
+                add_collision(struck[0], p.name, t_c, struck[2])
+                t_v = max(t_v, t_c + 0.5 * dt)
+            else:
                 continue  # only hidden (a player, the cue): it is still there
-            q, r = chain
-            add_collision(q.name, r.name, t_v - dt, dt)
-            add_collision(r.name, p.name, t_v - 0.5 * dt, dt)
         pk = table.nearest_pocket(tuple(p.xy[i]), 130.0)
         if pk is not None:
             events.append({"t": t_v, "type": "pocket", "ball": p.name, "pocket": pk, "t_err": 0.5 * dt})
@@ -994,6 +1001,34 @@ def _through_frozen(p: Path, pos, t_on: float, onsets, paths: list[Path], D: flo
         hit = _partners(r, r.rest, t_on, onsets, others, D, dt, window=3.0, slack=6.0, recent=True)
         if hit:
             return hit[0][0], r
+    return None
+
+
+def _struck_into(p: Path, t_v: float, strikes: dict, by: dict, paths: list[Path], D: float, dt: float):
+    """(striker, contact time, sigma) when a striker, struck within a few frames of resting ball
+    p vanishing (at t_v), set off on a line that meets p first: a ball a few centimetres from the
+    cue ball, hit and gone into a pocket before either is seen to move (seed 9018: the 4, 31 mm
+    from the cue ball, in the foot-right pocket 13 ms after the strike); else None."""
+    for name, (t_s, _) in strikes.items():
+        s = by.get(name)
+        if s is None or s.rest is None or not s.motions or not t_v - 3 * dt <= t_s <= t_v + dt:
+            continue
+        a = s.motions[0][0]
+        step = s.xy[a] - s.rest
+        if float(np.hypot(*step)) < 3.0 * float(s.s[a]) + 3.0:
+            continue  # its first sighting on the move says little of its direction
+        u = step / float(np.hypot(*step))
+        speed = float(np.hypot(*step)) / max(float(s.t[a]) - t_s, 0.5 * dt)
+
+        def meets(r: Path) -> float | None:
+            rel = r.rest - s.rest
+            along, side = float(rel @ u), float(rel[0] * u[1] - rel[1] * u[0])
+            tol = D + 3.0 * math.hypot(float(s.s[a]), _sig(r, t_v))
+            return along - math.sqrt(max(D * D - side * side, 0.0)) if along > 0 and abs(side) <= tol else None
+
+        first = [(m, r) for r in paths if r is not s and r.rest is not None for m in [meets(r)] if m is not None]
+        if first and min(first, key=lambda x: x[0])[1] is p:
+            return name, t_s + max(min(first, key=lambda x: x[0])[0], 0.0) / speed, dt
     return None
 
 
