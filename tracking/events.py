@@ -1026,9 +1026,11 @@ def _struck_into(p: Path, t_v: float, strikes: dict, by: dict, paths: list[Path]
             tol = D + 3.0 * math.hypot(float(s.s[a]), _sig(r, t_v))
             return along - math.sqrt(max(D * D - side * side, 0.0)) if along > 0 and abs(side) <= tol else None
 
-        first = [(m, r) for r in paths if r is not s and r.rest is not None for m in [meets(r)] if m is not None]
-        if first and min(first, key=lambda x: x[0])[1] is p:
-            return name, t_s + max(min(first, key=lambda x: x[0])[0], 0.0) / speed, dt
+        met = [(m, r) for r in paths if r is not s and r.rest is not None for m in [meets(r)] if m is not None]
+        if met:
+            way, first = min(met, key=lambda x: x[0])
+            if first is p:
+                return name, t_s + max(way, 0.0) / speed, dt
     return None
 
 
