@@ -1169,6 +1169,18 @@ def test_a_ball_next_to_the_cue_ball_struck_into_a_pocket_before_either_is_seen_
     assert [[b, pk] for b, pk, _ in pockets] == truth["pocketed"] and pockets[0][2] >= hit["t"]
 
 
+def test_a_break_timed_just_after_the_cue_balls_first_sample_off_its_spot_keeps_its_spot_as_before():
+    # Seed 8019 (pooltool): the break's strike is timed 1.1 ms after the frame in which the cue
+    # ball was first seen off its spot; the shot's "before" took the cue ball's position at the
+    # strike from that motion, a blur 1.3 m up the table, not its rest: a ball-in-hand placement
+    # foul in front of the head string (WPA 3.10) ruled on a legal break from the kitchen.
+    rec, fps, truth = _replay("break-strike-seed8019.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    assert math.dist(shot["before"]["cue"], truth["cue_before"]) < 3.0
+    assert T.in_kitchen(shot["before"]["cue"], shot["pos_err"]["cue"])
+
+
 def test_a_ball_touching_a_cushion_hit_toward_it_slides_along_it_and_is_driven_to_the_rail():
     # Seed 13004 (pooltool): a slow cue ball meets the 2, which lies touching the left cushion,
     # pushing it into the cushion; the 2 slides along it at ~56 mm/s (measured 12 mm/s *into* it:

@@ -306,7 +306,10 @@ class ShotReconstructor:
             if name is None:
                 continue
             if tr.traw[0] <= t0 + 0.02 and (tr.ended_t is None or tr.ended_t >= t0 or tr.lifted):
-                p = tr.anchor_before(t0)
+                # (A frame's slack: the strike is timed between frames, and may fall just after
+                # the striker's first sample off its rest; seed 8019's break: 1.1 ms after it, and
+                # the cue ball's "before" was its blur 1.3 m on.)
+                p = tr.anchor_before(t0 - 1.0 / self.fps)
                 before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
                 pos_err[name] = round(self._pos_err(tr), 2)
             if name in before and name not in gone and (tr.ended_t is None or tr.ended_t > t_end or tr.lifted
