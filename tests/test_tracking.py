@@ -866,6 +866,18 @@ def _replay(name: str):
     return rec, fps, data["truth"]
 
 
+def _replay_first_contact(name: str):
+    """A replayed fixture's shot, checked against the truth's strike (within two frames), first
+    contact and its time (within a frame): (the shot, its first cue-ball collision, fps, truth)."""
+    rec, fps, truth = _replay(name)
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
+    assert first_contact(shot) == truth["first_contact"]
+    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
+    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    return shot, hit, fps, truth
+
+
 @pytest.mark.parametrize("seed", [10011, 10015])
 def test_a_break_cue_ball_is_not_said_to_meet_the_rack_balls_behind_the_one_it_hit(seed):
     # Two breaks simulated by pooltool, observed as the benchmark does (1.6 s around the strike):
@@ -1126,12 +1138,7 @@ def test_a_ball_the_cue_ball_passes_close_and_comes_back_to_hit_was_hit_the_seco
     # and hits it 0.4 s later, slowly. The 5's contact was timed at the cue ball's first arrival
     # within a diameter (the pass), before the cushion: a rail after contact where there was none
     # (WPA 3.3), the shot ruled legal.
-    rec, fps, truth = _replay("pass-then-hit-seed12014.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot")
-    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
-    assert first_contact(shot) == truth["first_contact"]
-    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
-    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    shot, hit, fps, truth = _replay_first_contact("pass-then-hit-seed12014.json")
     ball, rail, t_rail = truth["rail_before"]
     assert any(e["type"] == "cushion" and e["ball"] == ball and e["rail"] == rail and e["t"] < hit["t"]
                and abs(e["t"] - t_rail) <= 1 / fps for e in shot["events"])
@@ -1143,12 +1150,7 @@ def test_a_thin_cut_the_fast_cue_ball_hardly_bends_at_is_its_first_contact_not_a
     # start was taken for a slow ball's early one and moved up to the 8's contact, when the cue
     # ball was 170 mm away: "disturbed" (WPA 3.6), and a wrong first contact. The cue ball passed
     # within a diameter of the 11 as it started: that start stands.
-    rec, fps, truth = _replay("thin-cut-seed12009.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot")
-    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
-    assert first_contact(shot) == truth["first_contact"]
-    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
-    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    shot, hit, fps, truth = _replay_first_contact("thin-cut-seed12009.json")
     assert not [e for e in shot["events"] if e["type"] == "disturbed"]
     assert any(e["type"] == "collision" and sorted(e["balls"]) == sorted(["cue", truth["then"]]) for e in shot["events"])
 
@@ -1159,12 +1161,7 @@ def test_a_ball_next_to_the_cue_ball_struck_into_a_pocket_before_either_is_seen_
     # off its spot. No ball was moving near it before it vanished (the cue ball had just been
     # struck): it was "only hidden", and the shot a no-contact foul (WPA 3.4) instead of the 4
     # pocketed. The striker's first step, on a line meeting the 4 first, hit it.
-    rec, fps, truth = _replay("struck-in-seed9018.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot")
-    assert abs(shot["t0"] - truth["t0"]) < 2 / fps
-    assert first_contact(shot) == truth["first_contact"]
-    hit = next(e for e in shot["events"] if e["type"] == "collision" and "cue" in e["balls"])
-    assert abs(hit["t"] - truth["first_contact_t"]) <= 1 / fps
+    shot, hit, fps, truth = _replay_first_contact("struck-in-seed9018.json")
     pockets = [(e["ball"], e["pocket"], e["t"]) for e in shot["events"] if e["type"] == "pocket"]
     assert [[b, pk] for b, pk, _ in pockets] == truth["pocketed"] and pockets[0][2] >= hit["t"]
 
