@@ -231,14 +231,26 @@ def test_a_ball_set_moving_through_a_frozen_one_was_hit_not_disturbed():
     assert any(e["type"] == "cushion" and e["ball"] == "5" and e["rail"] == "foot" for e in ev)
 
 
+def _observed(seen, seconds: float, seed: int, sigma: float = 0.5):
+    """A shot reconstructed from noisy observations (`sigma` mm per axis) of the balls `seen(t)`
+    returns at each frame time, as (name, centre) pairs: the reconstructor, finished."""
+    from tracking.shots import ShotReconstructor
+
+    rec = ShotReconstructor(T, FPS)
+    rng = np.random.default_rng(seed)
+    for k in range(int(seconds * FPS)):
+        t = k / FPS
+        rec.push(k, t, [_obs(k, n, np.add(xy, rng.normal(0, sigma, 2)), sigma=sigma) for n, xy in seen(t)])
+    rec.finish(seconds)
+    return rec
+
+
 def test_a_ball_knocked_in_through_a_frozen_one_is_pocketed_though_seen_moving_only_once():
     # Seed 14014 (pooltool): the 6 rests by the foot-right pocket, the 2 a few millimetres off it
     # on the line to the pocket. The cue ball meets the 2 full; the 2 passes the blow on and
     # hardly moves, and the 6 is seen once off its spot and is gone into the pocket a frame later.
     # No ball was moving near the 6 itself: it was taken for hidden (by the cue, a player), still
     # on the table. Here: a stun shot at 1 m/s; the 2 creeps 4 mm; the 6 drops.
-    from tracking.shots import ShotReconstructor
-
     pocket = np.array(T.pocket_centre("foot-right"), float)
     six = np.array([2505.3, 1241.4])
     n = (pocket - six) / np.hypot(*(pocket - six))
@@ -256,17 +268,11 @@ def test_a_ball_knocked_in_through_a_frozen_one_is_pocketed_though_seen_moving_o
     def six_at(t):
         return six + max(t - t_c - 0.004, 0.0) * v * n
 
-    rec = ShotReconstructor(T, FPS)
-    rng = np.random.default_rng(14014)
-    for k in range(int(4 * FPS)):
-        t = k / FPS
-        obs = [_obs(k, "cue", np.add(cue(t), rng.normal(0, 0.5, 2))),
-               _obs(k, "2", np.add(two_at(t), rng.normal(0, 0.5, 2))),
-               _obs(k, "9", np.add((1200.0, 500.0), rng.normal(0, 0.5, 2)))]
-        if np.hypot(*(six_at(t) - six)) < 20.0:  # then into the jaws and down, out of sight
-            obs.append(_obs(k, "6", np.add(six_at(t), rng.normal(0, 0.5, 2))))
-        rec.push(k, t, obs)
-    rec.finish(4.0)
+    def seen(t):  # the 6 seen until into the jaws and down, out of sight
+        balls = [("cue", cue(t)), ("2", two_at(t)), ("9", (1200.0, 500.0))]
+        return balls + ([("6", six_at(t))] if np.hypot(*(six_at(t) - six)) < 20.0 else [])
+
+    rec = _observed(seen, 4.0, 14014)
     shots = [r for r in rec.records if r["kind"] == "shot"]
     assert len(shots) == 1
     ev = shots[0]["events"]
@@ -282,24 +288,17 @@ def test_a_ball_that_rolls_to_rest_is_recorded_where_it_stopped_not_where_it_was
     # 44.2 mm from the head rail (a re-lag: too close to call, WPA 1.2), were recorded 45.1 and
     # 43.6 mm from it, and the lag given. Here: the 3, hit full by a stun shot, rolls 1.2 m at
     # 150 mm/s² to a stop; recorded within half a millimetre of where it stopped (before: 1.1-1.6).
-    from tracking.shots import ShotReconstructor
-
     a, v3, y = 150.0, 600.0, 635.0
     x3, cue0, v0, t_s = 800.0, 500.0, 800.0, 1.0
     t_c = t_s + (x3 - D - cue0) / v0
     stop3 = x3 + v3 * v3 / (2 * a)
+    def seen(t):
+        cue = cue0 if t <= t_s else min(cue0 + v0 * (t - t_s), x3 - D)
+        tau = min(max(t - t_c, 0.0), v3 / a)
+        return [("cue", (cue, y)), ("3", (x3 + v3 * tau - 0.5 * a * tau * tau, y)), ("9", (2200.0, 1000.0))]
+
     for seed in range(5):
-        rng = np.random.default_rng(seed)
-        rec = ShotReconstructor(T, FPS)
-        for k in range(int(8 * FPS)):
-            t = k / FPS
-            cue = cue0 if t <= t_s else min(cue0 + v0 * (t - t_s), x3 - D)
-            tau = min(max(t - t_c, 0.0), v3 / a)
-            x_3 = x3 + v3 * tau - 0.5 * a * tau * tau
-            obs = [_obs(k, n, np.add(xy, rng.normal(0, 0.7, 2)), sigma=0.7) for n, xy in
-                   (("cue", (cue, y)), ("3", (x_3, y)), ("9", (2200.0, 1000.0)))]
-            rec.push(k, t, obs)
-        rec.finish(8.0)
+        rec = _observed(seen, 8.0, seed, sigma=0.7)
         shot = next(r for r in rec.records if r["kind"] == "shot")
         assert abs(shot["after"]["3"][0] - stop3) <= 0.5, (seed, shot["after"]["3"], stop3)
         assert abs(shot["after"]["cue"][0] - (x3 - D)) <= 0.5
@@ -310,25 +309,18 @@ def test_a_ball_seen_over_the_rail_then_gone_by_a_corner_left_the_table_not_into
     # the foot-left corner and is last seen 129 mm from that pocket's mouth: taken for pocketed
     # (a legal shot, the 1 down) instead of off the table (WPA 3.13: a foul). A ball dropping into
     # a pocket is never seen beyond a nose line away from the pocket's mouth.
-    from tracking.shots import ShotReconstructor
-
     one, to = np.array([2300.0, 400.0]), np.array([2660.0, 55.0])
     u = (to - one) / np.hypot(*(to - one))
     v0, t_s, v1 = 1500.0, 1.0, 2000.0  # the cue ball's speed, its strike, the 1's speed
     hit = one - D * u
     cue0 = hit - u * 400.0
     t_c = t_s + 400.0 / v0
-    rng = np.random.default_rng(11007)
-    rec = ShotReconstructor(T, FPS)
-    for k in range(int(6 * FPS)):
-        t = k / FPS
+    def seen(t):
         cue = cue0 if t <= t_s else (hit if t >= t_c else cue0 + u * v0 * (t - t_s))
         x1 = one + u * v1 * max(t - t_c, 0.0)
-        obs = [_obs(k, "cue", np.add(cue, rng.normal(0, 0.5, 2))), _obs(k, "9", np.add((800.0, 900.0), rng.normal(0, 0.5, 2)))]
-        if x1[0] < to[0]:
-            obs.append(_obs(k, "1", np.add(x1, rng.normal(0, 0.5, 2))))
-        rec.push(k, t, obs)
-    rec.finish(6.0)
+        return [("cue", cue), ("9", (800.0, 900.0))] + ([("1", x1)] if x1[0] < to[0] else [])
+
+    rec = _observed(seen, 6.0, 11007)
     shot = next(r for r in rec.records if r["kind"] == "shot")
     gone = [(e["type"], e["ball"]) for e in shot["events"] if e["type"] in ("pocket", "off_table")]
     assert gone == [("off_table", "1")], shot["events"]
@@ -352,8 +344,6 @@ def test_a_ball_that_creeps_to_the_cushion_at_the_end_of_its_roll_touched_it():
     # stops against it. The rest test had it still 0.2 s before it got there (it creeps under
     # the test's few millimetres), so the touch was not looked for: a no-rail foul ruled on a
     # legal shot (WPA 3.3). Here: the 1 slows at 150 mm/s² and reaches the nose at 25 mm/s.
-    from tracking.shots import ShotReconstructor
-
     a, x, t_s = 150.0, 860.0, 1.0
     y_f = T.W - T.R + 2.0  # where it would have stopped with no cushion
     v1 = math.sqrt(2 * a * 300.0)
@@ -361,19 +351,15 @@ def test_a_ball_that_creeps_to_the_cushion_at_the_end_of_its_roll_touched_it():
     cue0, v0 = y1 - D - 300.0, 1000.0
     t_c = t_s + 300.0 / v0
     t_touch = t_c + (v1 - math.sqrt(v1 * v1 - 2 * a * (T.W - T.R - y1))) / a
+    def seen(t):
+        cue = cue0 if t <= t_s else min(cue0 + v0 * (t - t_s), y1 - D)
+        tau = max(t - t_c, 0.0)
+        y = min(y1 + v1 * tau - 0.5 * a * tau * tau, T.W - T.R) if tau < v1 / a else T.W - T.R
+        return [("cue", (x, cue)), ("1", (x, y)), ("9", (2200.0, 300.0))]
+
     found = 0
     for seed in range(10):
-        rng = np.random.default_rng(seed)
-        rec = ShotReconstructor(T, FPS)
-        for k in range(int(7 * FPS)):
-            t = k / FPS
-            cue = cue0 if t <= t_s else min(cue0 + v0 * (t - t_s), y1 - D)
-            tau = max(t - t_c, 0.0)
-            y = min(y1 + v1 * tau - 0.5 * a * tau * tau, T.W - T.R) if tau < v1 / a else T.W - T.R
-            obs = [_obs(k, n, np.add(xy, rng.normal(0, 0.7, 2)), sigma=0.7) for n, xy in
-                   (("cue", (x, cue)), ("1", (x, y)), ("9", (2200.0, 300.0)))]
-            rec.push(k, t, obs)
-        rec.finish(7.0)
+        rec = _observed(seen, 7.0, seed, sigma=0.7)
         shot = next(r for r in rec.records if r["kind"] == "shot")
         rails = [e for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "1"]
         found += len(rails) == 1 and rails[0]["rail"] == "right" and abs(shot["t0"] + rails[0]["t"] - t_touch) < 0.1
