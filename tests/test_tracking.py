@@ -69,7 +69,6 @@ def test_a_resting_ball_of_an_uncertain_name_does_not_take_the_cue_ball_arriving
     def seen(k, name, xy, probs):
         return Observation(k, k / FPS, name, probs, (math.nan, math.nan), tuple(np.add(xy, rng.normal(0, 0.4, 2))), 0.5)
 
-    k = 0
     for k in range(60):  # at rest before the break
         tr.update(k, k / FPS, [seen(k, "9", nine, {"9": 0.5, "1": 0.45}), seen(k, "6", six, {"6": 0.98}),
                                seen(k, "cue", cue, {"cue": 1.0})])
