@@ -173,13 +173,14 @@ class Tracker:
             resting = np.array([not tr.moving for tr in live])
             far = resting[:, None] & (d > 45.0)
             cost[far] = 2.25 + (d[far] - 45.0) / 25.0
-            cost += self._identity_cost(live, obs)
+            labels = [tr.label() for tr in live]
+            cost += self._identity_cost(live, obs, labels)
             cost[d > gate[:, None]] = 1e6
             # A ball at rest does not leave fast and turn into another ball: beyond 45 mm a track
             # with no sure name needs one it has been seen as. (The benchmark's game at a
             # camera's bitrate: the break's 9, seen half the time as the 1, took the cue ball
             # arriving 160 mm away, and then the 6, unseen that frame, took the 9.)
-            cost[far & self._foreign(live, obs)] = 1e6
+            cost[far & self._foreign(live, obs, labels)] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
             nt, no = cost.shape
@@ -288,10 +289,10 @@ class Tracker:
         return float(to @ (last - np.asarray(tr.xy[-2], float))) > 0.0
 
     @staticmethod
-    def _identity_cost(tracks: list[Track], obs: list[Observation]) -> np.ndarray:
+    def _identity_cost(tracks: list[Track], obs: list[Observation], labels: list[tuple]) -> np.ndarray:
+        """`labels`: each track's `label()`."""
         names = []
-        for tr in tracks:
-            name, share = tr.label()
+        for tr, (name, share) in zip(tracks, labels):
             names.append(name if (name is not None and share > NAMED_SHARE and tr.n_votes >= CONFIRM_VOTES) else None)
         named = np.array([n is not None for n in names], bool)
         ball = np.array([o.ball in _INDEX for o in obs], bool)
@@ -302,21 +303,23 @@ class Tracker:
         return np.where(named[:, None] & ball[None, :], cost, 0.0)
 
     @staticmethod
-    def _foreign(tracks: list[Track], obs: list[Observation]) -> np.ndarray:
+    def _foreign(tracks: list[Track], obs: list[Observation], labels: list[tuple]) -> np.ndarray:
         """(tracks, observations): the observation surely names a ball (`FOREIGN_P`) that a track
         without a sure name of its own (the identity term's), seen a while (`CONFIRM_VOTES`), has
         almost never been seen as (under `FOREIGN_SHARE` of its votes). (Not for a named track:
         its own first blurred sample after a strike may be named wrong, and the identity term
         weighs that; refusing it cost seed 10016's break its cue ball's start.)"""
         out = np.zeros((len(tracks), len(obs)), bool)
+        rows = [i for i, (tr, (_, share)) in enumerate(zip(tracks, labels))
+                if share <= NAMED_SHARE and tr.n_votes >= CONFIRM_VOTES]
+        if not rows:  # (most frames: every track seen a while has a sure name)
+            return out
         cols = [(j, _INDEX[o.ball]) for j, o in enumerate(obs)
                 if o.ball in _INDEX and o.probs.get(o.ball, 0.0) >= FOREIGN_P]
-        if not cols:
-            return out
-        j, k = np.array(cols).T
-        for i, tr in enumerate(tracks):
-            if tr.n_votes >= CONFIRM_VOTES and tr.label()[1] <= NAMED_SHARE:
-                out[i, j] = tr.votes[k] < FOREIGN_SHARE * tr.n_votes
+        if cols:
+            j, k = np.array(cols).T
+            for i in rows:
+                out[i, j] = tracks[i].votes[k] < FOREIGN_SHARE * tracks[i].n_votes
         return out
 
     def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
