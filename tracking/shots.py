@@ -25,7 +25,7 @@ from cueref.observation import Observation
 from cueref.table import Table
 from tracking.events import Path, extract, fit_line
 from tracking.kalman import ROLLING_DECEL
-from tracking.tracker import NAMES, POCKET_MOUTH_MM, REST_S, Track, Tracker
+from tracking.tracker import NAMED_SHARE, NAMES, POCKET_MOUTH_MM, REST_S, Track, Tracker
 
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
 QUIET_S = 0.25  # everything still this long (after each ball's own 0.2 s rest test) ends a shot
@@ -120,7 +120,7 @@ class ShotReconstructor:
             if not (tr.confirmed and tr.alive and tr.moving):
                 continue
             name, share = tr.label()
-            if name != "cue" or share < 0.6:
+            if name != "cue" or share < NAMED_SHARE:
                 continue
             leap = self._leap(tr, ep, t)
             if leap is not None:

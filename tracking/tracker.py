@@ -36,10 +36,10 @@ COAST_S = 0.5
 DROPPED_S = 0.3  # unseen this long after going into a pocket's mouth, a ball has dropped
 UNMATCHED_COST = 10.0  # per side; a pair costs (distance / 30 mm)² plus the identity term
 MISMATCH_COST = 12.0  # an observation labelled as another ball than the track's
-# A resting track takes a far observation (a strike's first sample) only of a name it has been
-# seen as: not one named this surely that had under this share of its votes, once it has these.
+NAMED_SHARE = 0.6  # a track's name is sure past this share of its votes (once it has CONFIRM_VOTES)
+# A resting track without a sure name takes a far observation (a strike's first sample) only of a
+# name it has been seen as: not one named this surely that had under this share of its votes.
 FOREIGN_P, FOREIGN_SHARE, CONFIRM_VOTES = 0.6, 0.05, 5
-NAMED_SHARE = 0.6  # a track is named for the identity term past this share of its votes
 LIFTED_S = 2.0  # a resting track unseen this long is marked lifted (kept for its name, revived on sight)
 REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
@@ -456,7 +456,7 @@ class Tracker:
         """A new track that is a known ball lost a moment ago (its first sighting was labelled
         "unknown", so identity could not claim it) continues the old track."""
         name, share = new.label()
-        if name is None or share < 0.6:
+        if name is None or share < NAMED_SHARE:
             return False
         p = np.asarray(new.xy[0])
         best = None
@@ -467,7 +467,7 @@ class Tracker:
             if not old.alive and (old.lifted or t - old.ended_t > 3.0):
                 continue
             oname, oshare = old.label()
-            if oname != name or oshare < 0.6:
+            if oname != name or oshare < NAMED_SHARE:
                 continue
             # No struck ball goes faster than STRIKE_MAX_MM_S (a break's cue ball, unseen on its
             # way, reaches the rack 1.4 m off in 7 frames at 60 fps: 12 m/s).
@@ -501,7 +501,7 @@ class Tracker:
         cands = []
         for tr in unmatched + [tr for tr in self.tracks if not tr.alive and tr.hits >= 0 and tr.confirmed]:
             name, share = tr.label()
-            if name != o.ball or share < 0.6:
+            if name != o.ball or share < NAMED_SHARE:
                 continue
             if tr.gone or tr.dropped or (not tr.alive and not tr.lifted and (self.last_t - tr.ended_t) > 3.0):
                 continue  # pocketed, or ended long ago: a ball of that name now is another story
