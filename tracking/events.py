@@ -1197,7 +1197,6 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
     # Distance of the centre from the nearest cushion nose, per sample.
     u = np.stack([np.abs(p.xy[:, ax] - nose(table)) for ax, nose, _ in _RAILS.values()], 1)
     umin = u.min(axis=1)
-    last_t, last_rail = -math.inf, None
     for i in range(1, len(p.t) - 1):
         if not (umin[i] <= umin[i - 1] and umin[i] <= umin[i + 1]):
             continue
@@ -1247,11 +1246,10 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
                 if abs(t_in - t_c) <= 1.5 * dt:
                     t_c, err = t_in, math.sqrt(pre.var(t_in)) / v_in
                 break
-        # (Another rail within a few frames is a corner: seed 7000's 4 meets the foot cushion
-        # and the right one 30 ms later. The same rail twice is one contact, `_one_per_stay`.)
-        if best is None or (best == last_rail and t_c - last_t < 3 * dt):
+        # (The same rail twice is one contact: `_one_per_stay`. Another rail within a few frames
+        # is a corner: seed 7000's 4 meets the foot cushion and the right one 30 ms later.)
+        if best is None:
             continue
-        last_t, last_rail = t_c, best
         out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
     out += _bounce_at_start(p, table, fps, out)
     return out + _rail_touches(p, table, fps, out)
