@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
 
 Point = tuple[float, float]
 
@@ -19,6 +22,10 @@ LINES = ("head_string", "long_string")
 # WPA equipment specifications: pocket mouths, cushion nose to cushion nose.
 CORNER_MOUTH_MM = 116.0  # 4.5–4.625 in
 SIDE_MOUTH_MM = 129.0  # 5–5.125 in
+# The mouth angles: between a cushion's nose and the face of its jaw, inside the mouth.
+CORNER_MOUTH_ANGLE_DEG = 142.0  # ±1
+SIDE_MOUTH_ANGLE_DEG = 104.0  # ±1
+JAW_DEPTH_MM = 50.0  # how far a jaw's face runs behind the nose line toward the pocket
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,46 @@ class Table:
         L, W = self.length_mm, self.width_mm
         beyond = p[0] < -5.0 or p[0] > L + 5.0 or p[1] < -5.0 or p[1] > W + 5.0
         return beyond and self.nearest_pocket(p, throat_mm) is None
+
+    @cached_property
+    def cushions(self) -> dict[str, list[tuple[Point, Point]]]:
+        """Each rail's cushion faces as segments: its nose between the pockets' mouths (a
+        corner's mouth spans CORNER_MOUTH_MM between the two noses' ends, a side pocket's
+        SIDE_MOUTH_MM), and the jaws that continue it into the pockets at the mouth angles. A
+        ball touches a cushion only where one is: in a pocket's mouth the nose line is open."""
+        L, W = self.length_mm, self.width_mm
+        a = CORNER_MOUTH_MM / math.sqrt(2.0)  # from the corner, along each nose
+        h = SIDE_MOUTH_MM / 2.0  # from the side pocket's centre
+
+        def jaw(end: Point, toward: tuple[float, float], out: tuple[float, float], angle: float):
+            # From the nose's end, turned (180 - angle) degrees from the nose's direction
+            # (`toward` the pocket) to the rail's outside (`out`), JAW_DEPTH_MM deep.
+            turn = math.radians(180.0 - angle)
+            d = (toward[0] * math.cos(turn) + out[0] * math.sin(turn), toward[1] * math.cos(turn) + out[1] * math.sin(turn))
+            k = JAW_DEPTH_MM / math.sin(turn)
+            return end, (end[0] + k * d[0], end[1] + k * d[1])
+
+        C, S = CORNER_MOUTH_ANGLE_DEG, SIDE_MOUTH_ANGLE_DEG
+        out: dict[str, list[tuple[Point, Point]]] = {}
+        for rail, x, o in (("head", 0.0, -1.0), ("foot", L, 1.0)):  # noses along y
+            lo, hi = (x, a), (x, W - a)
+            out[rail] = [(lo, hi), jaw(lo, (0.0, -1.0), (o, 0.0), C), jaw(hi, (0.0, 1.0), (o, 0.0), C)]
+        for rail, y, o in (("left", 0.0, -1.0), ("right", W, 1.0)):  # noses along x, a side pocket mid-way
+            segs = []
+            for lo, hi in (((a, y), (L / 2 - h, y)), ((L / 2 + h, y), (L - a, y))):
+                segs.append((lo, hi))
+                segs.append(jaw(lo, (-1.0, 0.0), (0.0, o), C if lo[0] == a else S))
+                segs.append(jaw(hi, (1.0, 0.0), (0.0, o), C if hi[0] == L - a else S))
+            out[rail] = segs
+        return out
+
+    def cushion_gap(self, xy, rail: str) -> np.ndarray:
+        """How far balls centred at `xy` (mm, shape (..., 2)) are from touching `rail`'s
+        cushion (its nose, or a jaw in a pocket's mouth): the centre's distance from the nearest
+        face less a radius; negative when overlapping it."""
+        p = np.asarray(xy, float)
+        d = np.min([segment_distances(p, a, b) for a, b in self.cushions[rail]], axis=0)
+        return d - self.R
 
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
         """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
@@ -177,10 +224,15 @@ def circle_overlaps_triangle(p: Point, radius: float, tri: tuple[Point, Point, P
     return False
 
 
+def segment_distances(p, a: Point, b: Point) -> np.ndarray:
+    """Distances of the points `p` (shape (..., 2)) from the segment a-b."""
+    p = np.asarray(p, float)
+    v = np.subtract(b, a, dtype=float)
+    n2 = float(v @ v)
+    rel = p - np.asarray(a, float)
+    t = np.zeros(p.shape[:-1]) if n2 == 0 else np.clip((rel @ v) / n2, 0.0, 1.0)
+    return np.hypot(*np.moveaxis(rel - t[..., None] * v, -1, 0))
+
+
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
-    ax, ay = a
-    bx, by = b
-    vx, vy = bx - ax, by - ay
-    n2 = vx * vx + vy * vy
-    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * vx + (p[1] - ay) * vy) / n2))
-    return math.hypot(p[0] - (ax + t * vx), p[1] - (ay + t * vy))
+    return float(segment_distances(p, a, b))

@@ -82,3 +82,57 @@ def test_a_centre_beyond_a_nose_line_is_over_the_rail_unless_it_is_in_a_pockets_
     assert not t.over_rail((2550.0, 30.0))  # dropping into the foot-left corner
     assert not t.over_rail((1270.0, -40.0))  # into the side pocket
     assert not t.over_rail((2511.0, 1241.0)) and not t.over_rail((1270.0, 635.0))  # on the bed
+
+
+@pytest.mark.parametrize("size", ["9ft", "7ft"])
+def test_cushion_noses_end_at_the_wpa_pocket_mouths_and_the_jaws_at_their_angles(size):
+    # WPA equipment specifications: corner mouth 116 mm and side mouth 129 mm, nose to nose; mouth
+    # angles 142 and 104 degrees between a nose and its jaw's face.
+    t = table_for(size)
+    L, W = t.L, t.W
+    head, left = t.cushions["head"], t.cushions["left"]
+    nose_ends = {p for seg in head[:1] for p in seg} | {p for seg in left for p in seg if p[1] == 0.0}
+    # The head-left corner's mouth: the head nose's and the left nose's ends nearest the corner.
+    a = min((p for p in nose_ends if p[0] == 0.0), key=lambda p: p[1])
+    b = min((p for p in nose_ends if p[1] == 0.0), key=lambda p: p[0])
+    assert math.dist(a, b) == pytest.approx(116.0)
+    # The side pocket's mouth on the left rail: the two nose ends either side of L/2.
+    side = sorted(p[0] for p in nose_ends if p[1] == 0.0 and abs(p[0] - L / 2) < 100)
+    assert side[1] - side[0] == pytest.approx(129.0)
+    assert side[0] + side[1] == pytest.approx(L)
+
+    def angle(nose, jaw):  # inside the mouth, between the nose (pointing away) and the jaw's face
+        (p, q), (r, s) = nose, jaw
+        end = r
+        u = (p[0] - end[0], p[1] - end[1]) if math.dist(q, end) < 1e-9 else (q[0] - end[0], q[1] - end[1])
+        v = (s[0] - end[0], s[1] - end[1])
+        return math.degrees(math.acos((u[0] * v[0] + u[1] * v[1]) / (math.hypot(*u) * math.hypot(*v))))
+
+    corner_jaw = next(j for j in head[1:] if j[0] == a)
+    assert angle(head[0], corner_jaw) == pytest.approx(142.0)
+    side_nose = next(s for s in left if s[1] == (side[0], 0.0))
+    side_jaw = next(j for j in left if j[0] == (side[0], 0.0) and j[1][1] < 0)
+    assert angle(side_nose, side_jaw) == pytest.approx(104.0)
+    # Every face is behind or on its nose line: nothing of a cushion sticks out into the bed.
+    assert all(x <= 0.0 for seg in head for x, _ in seg)
+    assert all(y >= W for seg in t.cushions["right"] for _, y in seg)
+
+
+def test_a_ball_touches_a_cushion_only_where_there_is_one():
+    t = table_for("9ft")
+    R = t.R
+    # Along the head rail, a radius out: touching; two radii out: a radius short.
+    assert t.cushion_gap([R, 600.0], "head") == pytest.approx(0.0)
+    assert t.cushion_gap([2 * R, 600.0], "head") == pytest.approx(R)
+    # In the corner pocket's mouth on its way in, a radius from the (open) nose lines of both
+    # rails: it touches neither cushion; 40 mm into the side pocket's mouth, neither.
+    g = t.cushion_gap([[R, 45.0], [45.0, R]], "head")
+    assert (g > 5.0).all()
+    assert t.cushion_gap([t.L / 2, R], "left") > 5.0
+    # Off-centre in a corner's mouth against the head cushion's jaw (it leaves the nose's end,
+    # 116/sqrt(2) mm from the corner, turned 38 degrees from the nose into the rail): touching it,
+    # and not the left cushion across the mouth.
+    c, s = math.cos(math.radians(38.0)), math.sin(math.radians(38.0))
+    p = (0.0 - 25.0 * s + R * c, 116.0 / math.sqrt(2.0) - 25.0 * c - R * s)
+    assert t.cushion_gap(p, "head") == pytest.approx(0.0, abs=1e-9)
+    assert t.cushion_gap(p, "left") > 5.0

@@ -302,6 +302,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     strikes: dict[str, tuple[float, float]] = {}
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    pushed: list[tuple[dict, str, str]] = []  # a cushion contact and the two balls of the blow behind it
 
     def add_collision(x: str, y: str, t: float, err: float):
         key = tuple(sorted((x, y)))
@@ -371,6 +372,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             add_collision(q.name, p.name, t_c, e_c)
             cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
             if cush is not None:
+                pushed.append((cush, q.name, p.name))
                 events.append(cush)
 
     # --- the cue ball's first contact, from its own path ---------------------------------------
@@ -497,6 +499,13 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     hits = [(e["t"], e["balls"]) for e in events if e["type"] == "collision"]
     events[:] = [e for e in events if e["type"] != "disturbed" or not any(
         e["ball"] in balls and abs(t - e["t"]) <= 2 * dt + e["t_err"] for t, balls in hits)]
+    # A ball pushed into a cushion meets it after the blow: the blow may have been re-timed since
+    # (the striker's first contact, from its own path: seed 9012's 2 was recorded at the right
+    # cushion 3.6 ms before the cue ball met it).
+    for cush, x, y in pushed:
+        blows = [t for t, _ in pairs.get(tuple(sorted((x, y))), []) if abs(t - cush["t"]) < 3 * dt]
+        if blows and cush["t"] < min(blows):
+            cush["t"] = min(blows) + 0.5 * cush["t_err"]
     events[:] = _one_per_stay(events, by, table)
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
@@ -821,8 +830,8 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
     post = p.fit_after(t_c, dt)
     if post is None:
         return None
-    for r, (ax, nose, n) in _RAILS.items():
-        gap = abs(float(pos[ax]) - nose(table)) - table.R
+    for r, (_, _, n) in _RAILS.items():
+        gap = float(table.cushion_gap(pos, r))
         if gap > 10.0:
             continue
         # Touching it (within 3 sigmas of its centre): it cannot go on into the rail.
@@ -1194,8 +1203,9 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
     out: list[dict] = []
     if len(p.t) < 4 or not p.motions:
         return out
-    # Distance of the centre from the nearest cushion nose, per sample.
-    u = np.stack([np.abs(p.xy[:, ax] - nose(table)) for ax, nose, _ in _RAILS.values()], 1)
+    # Distance of the centre from the nearest cushion's face, per sample (in a pocket's mouth,
+    # a jaw's: the nose line is open there).
+    u = np.stack([table.cushion_gap(p.xy, r) for r in _RAILS], 1) + R
     umin = u.min(axis=1)
     for i in range(1, len(p.t) - 1):
         if not (umin[i] <= umin[i - 1] and umin[i] <= umin[i + 1]):
@@ -1217,9 +1227,9 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
             continue
         moving_before = t_on <= t_c - (4 + PRE_GUARD) * dt
         # Where the lines meet must be at a cushion: moving toward a rail before, and not still
-        # going into it after; near a pocket the jaw counts for the nearer rail.
+        # going into it after; a jaw counts for the rail whose cushion it ends.
         at = pre.pos(t_c)
-        rails = sorted((abs(float(at[ax]) - nose(table)), r) for r, (ax, nose, n) in _RAILS.items())
+        rails = sorted((float(table.cushion_gap(at, r)) + R, r) for r in _RAILS)
         best = None
         for dist, r in rails:
             if dist > R + tol:
@@ -1288,11 +1298,10 @@ def _stayed(p: Path, table: Table, rail: str, t1: float, t2: float, n: int = 5) 
     averaged over `n` samples, never more than a radius plus 3 of the average's sigmas (at least
     3 mm) between them. (A single sample is not enough: a ball leaving a rail at a glancing
     angle, 2 mm out, is one sigma from 3 mm; seed 11014's 10 was found touching it again.)"""
-    ax, nose, _ = _RAILS[rail]
     between = (p.t > min(t1, t2)) & (p.t < max(t1, t2))
     if np.count_nonzero(between) < n:
         return True
-    gap = np.convolve(np.abs(p.xy[between, ax] - nose(table)) - table.R, np.ones(n) / n, mode="valid")
+    gap = np.convolve(table.cushion_gap(p.xy[between], rail), np.ones(n) / n, mode="valid")
     sig = np.convolve(p.s[between], np.ones(n) / n, mode="valid") / math.sqrt(n)
     return not bool((gap > np.maximum(3.0, 3.0 * sig)).any())
 
@@ -1336,10 +1345,10 @@ def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> li
         for j in range(a, min(a + 3, len(p.t))):
             tol = 14.0 + 3.0 * float(p.s[j])
             for r, (ax, nose, n) in _RAILS.items():
-                u_j = abs(float(p.xy[j][ax]) - nose(table))
+                u_j = float(table.cushion_gap(p.xy[j], r)) + R
                 # Not at this rail, or did not come to it from its rest (5 mm nearer: seed 7006's
                 # 1, resting 14 mm out, is first seen 5.7 mm nearer, its blurred centre).
-                if u_j > R + tol or abs(float(rest[ax]) - nose(table)) < u_j + 5.0:
+                if u_j > R + tol or float(table.cushion_gap(rest, r)) + R < u_j + 5.0:
                     continue
                 post = p.fit_after(float(p.t[j]) - POST_GUARD * dt + 1e-6, dt)
                 if post is None:
@@ -1371,7 +1380,7 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
     n = 5
     kernel = np.ones(n) / n
     for r, (ax, nose, normal) in _RAILS.items():
-        u = np.abs(p.xy[:, ax] - nose(table))
+        u = table.cushion_gap(p.xy, r) + R  # (in a pocket's mouth, from a jaw)
         um = np.convolve(u, kernel, mode="valid")  # um[i] averages samples i .. i+n-1
         sig = float(np.median(p.s)) / math.sqrt(n)
         near = um <= R + max(2.0, 3.0 * sig)
