@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import sys
 from pathlib import Path
@@ -385,10 +386,15 @@ def _bench(args) -> int:
         from cueref.progress import Progress
 
         progress = Progress()
-        result = tbench.run(clips=args.clips, shots=args.shots, source=args.source,
-                            seed=args.seed if args.seed is not None else tbench.HELD_OUT,
-                            progress=lambda i, n: progress("games", i, n))
-        print(tbench.table(result))
+        seed = args.seed if args.seed is not None else tbench.HELD_OUT
+        if args.ranges > 1:
+            result = tbench.run_ranges(args.ranges, clips=args.clips, shots=args.shots, source=args.source,
+                                       seed=seed, jobs=args.jobs, progress=lambda i, n: progress("ranges", i, n))
+            print(tbench.ranges_table(result))
+        else:
+            result = tbench.run(clips=args.clips, shots=args.shots, source=args.source, seed=seed,
+                                progress=lambda i, n: progress("games", i, n))
+            print(tbench.table(result))
     elif args.target in ("review", "live"):
         from cueref import bench as pbench
         from cueref.pipeline import MediaError
@@ -616,6 +622,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--seed", type=int, help="track: the first game's seed (default 7000; the events were "
                                             "developed on 7000-7019 and 8000-8019: other ranges are unseen)")
+    b.add_argument("--ranges", type=int, default=1,
+                   help="track: seed ranges to run (--seed, --seed + 1000, ...), one row each and totals")
+    b.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="track --ranges: ranges run at once, each in a process of its own")
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--video", type=Path, help="review, live: the video (default: a generated 1080p60 game)")
     b.add_argument("--game", choices=GAMES, default="nine-ball", help="review, live: its game")

@@ -1413,3 +1413,26 @@ def test_a_ball_rolling_into_a_corner_pocket_along_a_rail_does_not_touch_that_ra
     want = truth["cushions_of_11"]
     assert [r for r, _ in cushions] == [r for r, _ in want], cushions
     assert all(abs(t - w) <= 0.05 for (_, t), (_, w) in zip(cushions, want))
+
+
+def test_bench_track_over_several_seed_ranges_sums_them(tmp_path):
+    # `cueref bench track --ranges N`: seed ranges --seed, --seed + 1000, ..., one row each, and
+    # the counts over all of them are the sums of the ranges' own (each range is the same
+    # benchmark as `--seed S` alone: its games are played from their seeds).
+    from tracking.bench import run
+
+    out = tmp_path / "r.json"
+    res = subprocess.run([sys.executable, "-m", "cueref", "bench", "track", "--ranges", "2", "--clips", "1",
+                          "--shots", "2", "--seed", "7000", "--source", "perfect", "--jobs", "2", "--json", str(out)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    r = json.loads(out.read_text())
+    assert r["seeds"] == [7000, 8000] and [x["seeds"] for x in r["ranges"]] == [[7000, 7000], [8000, 8000]]
+    for key in ("first_contact", "pockets", "rulings_agree_each", "rulings_agree"):
+        assert r["total"][key]["total"] == sum(x[key]["total"] for x in r["ranges"]) > 0
+        assert r["total"][key]["right"] == sum(x[key]["right"] for x in r["ranges"])
+    for t in ("collision", "cushion"):
+        assert r["total"][t]["truth"] == sum(x["events"][t]["truth"] for x in r["ranges"]) > 0
+    alone = run(clips=1, shots=2, source="perfect", seed=8000)
+    assert r["ranges"][1]["events"] == alone["events"] and r["ranges"][1]["rulings_agree"] == alone["rulings_agree"]
+    assert "7000-7000" in res.stdout and "8000-8000" in res.stdout and "all 2 ranges" in res.stdout

@@ -123,3 +123,78 @@ def table(r: dict) -> str:
                  f"{tr['id_switches']}); "
                  f"{tr['ms_per_frame']:.3f} ms per frame tracking + events")
     return "\n".join(lines)
+
+
+def _one_range(job: tuple) -> dict:
+    clips, shots, source, seed = job
+    return run(clips=clips, shots=shots, source=source, seed=seed)
+
+
+def run_ranges(ranges: int, clips: int = 20, shots: int = 8, source: str = "sim", seed: int = HELD_OUT,
+               jobs: int = 1, progress=None) -> dict:
+    """`run` over `ranges` seed ranges (seed, seed + 1000, ...), `jobs` at a time in processes of
+    their own: each range's result and the counts summed over them. A change to the events is
+    judged on many ranges at once: one range's figures move by a contact or two either way."""
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    seeds = [seed + 1000 * i for i in range(ranges)]
+    todo = [(clips, shots, source, s) for s in seeds]
+    results = []
+    if jobs <= 1:
+        for i, job in enumerate(todo):
+            results.append(_one_range(job))
+            if progress:
+                progress(i + 1, len(todo))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            for i, res in enumerate(pool.map(_one_range, todo)):
+                results.append(res)
+                if progress:
+                    progress(i + 1, len(todo))
+
+    def total(get) -> dict:
+        keys = ("right", "total") if "right" in get(results[0]) else ("found", "truth", "extra")
+        return {k: sum(int(get(r)[k]) for r in results) for k in keys}
+
+    sums = {"first_contact": total(lambda r: r["first_contact"]), "pockets": total(lambda r: r["pockets"]),
+            "rulings_agree_each": total(lambda r: r["rulings_agree_each"]),
+            "rulings_agree": total(lambda r: r["rulings_agree"])}
+    for t in ("collision", "cushion"):
+        sums[t] = total(lambda r, t=t: r["events"][t])
+    return {"benchmark": "track-ranges", "source": source, "clips": clips, "shots_per_clip": shots,
+            "seeds": seeds, "ranges": results, "total": sums}
+
+
+def ranges_table(r: dict) -> str:
+    """One row per range (no-break recall / precision for collisions and cushions), then the
+    counts over all of them."""
+    def pct(x):
+        return "  -  " if x is None else f"{100 * x:5.1f}"
+
+    def rp(e):
+        return f"{pct(e['recall'])} / {pct(e['precision'])}"
+
+    lines = [f"source {r['source']}, {r['clips']} games of {r['shots_per_clip']} shots per range",
+             f"{'seeds':>12} {'first contact':>14} {'pockets':>8} {'collisions R/P':>15} {'cushions R/P':>15}"
+             f" {'rulings each':>13} {'chained':>8}   (collisions and cushions without breaks, %)"]
+    for s, x in zip(r["seeds"], r["ranges"]):
+        nb = x["events_without_breaks"]
+        seeds = f"{s}-{s + r['clips'] - 1}"
+        fc, pk, each = (f"{x[k]['right']}/{x[k]['total']}" for k in ("first_contact", "pockets", "rulings_agree_each"))
+        lines.append(f"{seeds:>12} {fc:>14} {pk:>8} {rp(nb['collision']):>15} {rp(nb['cushion']):>15} "
+                     f"{each:>13} {x['rulings_agree']['right']:>8}")
+    t = r["total"]
+
+    def frac(d):
+        return f"{d['right']:,} of {d['total']:,} ({100 * d['right'] / max(d['total'], 1):.1f} %)"
+
+    def found(d):
+        return (f"{d['found']:,} of {d['truth']:,} found ({100 * d['found'] / max(d['truth'], 1):.2f} %), "
+                f"{d['extra']:,} extra (precision {100 * d['found'] / max(d['found'] + d['extra'], 1):.2f} %)")
+
+    lines.append(f"all {len(r['seeds'])} ranges: first contact {frac(t['first_contact'])}; pockets "
+                 f"{frac(t['pockets'])}; rulings each {frac(t['rulings_agree_each'])}, chained "
+                 f"{frac(t['rulings_agree'])}")
+    lines.append(f"  collisions (all): {found(t['collision'])}")
+    lines.append(f"  cushions (all): {found(t['cushion'])}")
+    return "\n".join(lines)
