@@ -135,9 +135,15 @@ class Table:
         """How far balls centred at `xy` (mm, shape (..., 2)) are from touching `rail`'s
         cushion (its nose, or a jaw in a pocket's mouth): the centre's distance from the nearest
         face less a radius; negative when overlapping it."""
-        p = np.asarray(xy, float)
-        d = np.min([segment_distances(p, a, b) for a, b in self.cushions[rail]], axis=0)
-        return d - self.R
+        starts, ends = self._faces[rail]
+        return np.min(segment_distances(xy, starts, ends), axis=-1) - self.R
+
+    @cached_property
+    def _faces(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        # `cushions` as arrays of starts and ends: the gap of every sample of a path to every
+        # face of a rail at once (a shot's event extraction asks for thousands).
+        return {rail: (np.array([s[0] for s in segs], float), np.array([s[1] for s in segs], float))
+                for rail, segs in self.cushions.items()}
 
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
         """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
@@ -224,14 +230,16 @@ def circle_overlaps_triangle(p: Point, radius: float, tri: tuple[Point, Point, P
     return False
 
 
-def segment_distances(p, a: Point, b: Point) -> np.ndarray:
-    """Distances of the points `p` (shape (..., 2)) from the segment a-b."""
-    p = np.asarray(p, float)
-    v = np.subtract(b, a, dtype=float)
-    n2 = float(v @ v)
-    rel = p - np.asarray(a, float)
-    t = np.zeros(p.shape[:-1]) if n2 == 0 else np.clip((rel @ v) / n2, 0.0, 1.0)
-    return np.hypot(*np.moveaxis(rel - t[..., None] * v, -1, 0))
+def segment_distances(p, a, b) -> np.ndarray:
+    """Distances of the points `p` (shape (..., 2)) from the segment a-b, or from each segment
+    a[i]-b[i] when a and b are arrays of shape (S, 2) (then of shape (..., S))."""
+    p, a = np.asarray(p, float), np.asarray(a, float)
+    v = np.asarray(b, float) - a
+    rel = p[..., None, :] - a if a.ndim == 2 else p - a
+    n2 = np.einsum("...j,...j->...", v, v)
+    t = np.clip(np.einsum("...j,...j->...", rel, v) / np.where(n2 > 0, n2, 1.0), 0.0, 1.0)
+    off = rel - t[..., None] * v
+    return np.sqrt(np.einsum("...j,...j->...", off, off))
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
