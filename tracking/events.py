@@ -302,7 +302,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     strikes: dict[str, tuple[float, float]] = {}
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    pushed: list[tuple[dict, str, str]] = []  # a cushion contact and the two balls of the blow behind it
+    pushed: list[tuple[Path, np.ndarray, Path, float]] = []  # a blow at a ball by a cushion: (ball, rest, by, when)
 
     def add_collision(x: str, y: str, t: float, err: float):
         key = tuple(sorted((x, y)))
@@ -370,10 +370,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                     t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
                     e_c = math.sqrt(1 / (w1 + w2))
             add_collision(q.name, p.name, t_c, e_c)
-            cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
-            if cush is not None:
-                pushed.append((cush, q.name, p.name))
-                events.append(cush)
+            pushed.append((p, pos, q, t_c))
 
     # --- the cue ball's first contact, from its own path ---------------------------------------
     # Onsets can blame the wrong ball when contacts follow each other within a frame (the cue ball
@@ -499,13 +496,16 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     hits = [(e["t"], e["balls"]) for e in events if e["type"] == "collision"]
     events[:] = [e for e in events if e["type"] != "disturbed" or not any(
         e["ball"] in balls and abs(t - e["t"]) <= 2 * dt + e["t_err"] for t, balls in hits)]
-    # A ball pushed into a cushion meets it after the blow: the blow may have been re-timed since
-    # (the striker's first contact, from its own path: seed 9012's 2 was recorded at the right
-    # cushion 3.6 ms before the cue ball met it).
-    for cush, x, y in pushed:
-        blows = [t for t, _ in pairs.get(tuple(sorted((x, y))), []) if abs(t - cush["t"]) < 3 * dt]
-        if blows and cush["t"] < min(blows):
-            cush["t"] = min(blows) + 0.5 * cush["t_err"]
+    # A ball pushed into a cushion meets it after the blow, as finally timed (the striker's first
+    # contact, from its own path, re-times its blows: seed 9012's 2 was recorded at the right
+    # cushion 3.6 ms before the cue ball met it); a blow dropped since pushed nothing.
+    for p, pos, q, t_on in pushed:
+        blows = [(t, e) for t, e in pairs.get(tuple(sorted((p.name, q.name))), []) if abs(t - t_on) < 3 * dt]
+        if blows:
+            t_c, e_c = min(blows, key=lambda b: abs(b[0] - t_on))
+            cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
+            if cush is not None:
+                events.append(cush)
     events[:] = _one_per_stay(events, by, table)
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
