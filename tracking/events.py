@@ -302,7 +302,9 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     strikes: dict[str, tuple[float, float]] = {}
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    pushed: list[tuple[Path, np.ndarray, Path, float]] = []  # a blow at a ball by a cushion: (ball, rest, by, when)
+    # Blows that may have pushed a ball into a cushion (ball, where it was, by whom, when at its
+    # onset): judged once every blow's time is final (below).
+    pushed: list[tuple[Path, np.ndarray, Path, float]] = []
 
     def add_collision(x: str, y: str, t: float, err: float):
         key = tuple(sorted((x, y)))
