@@ -87,6 +87,18 @@ class Table:
             "foot-left": (L, 0.0), "foot-right": (L, W),
         }[name]
 
+    def pocket_axis(self, name: str) -> Point:
+        """The unit direction from the bed into the pocket: across the rail at a side pocket, along
+        the corner's diagonal at a corner."""
+        x = {"head": -1.0, "side": 0.0, "foot": 1.0}[name.split("-")[0]]
+        y = -1.0 if name.endswith("left") else 1.0
+        n = math.hypot(x, y)
+        return (x / n, y / n)
+
+    def past_nose_line(self, p: Point) -> bool:
+        """A centre beyond a cushion's nose line: in a pocket's mouth (or off the table)."""
+        return p[0] < 0.0 or p[0] > self.length_mm or p[1] < 0.0 or p[1] > self.width_mm
+
     def nearest_pocket(self, p: Point, within_mm: float) -> str | None:
         """The pocket whose mouth is nearest p, if within `within_mm` of it."""
         name = min(POCKETS, key=lambda n: distance(p, self.pocket_centre(n)))

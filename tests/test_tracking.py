@@ -1415,6 +1415,19 @@ def test_a_ball_rolling_into_a_corner_pocket_along_a_rail_does_not_touch_that_ra
     assert all(abs(t - w) <= 0.05 for (_, t), (_, w) in zip(cushions, want))
 
 
+def test_a_ball_that_crept_past_a_side_pockets_centre_and_vanished_dropped_though_a_ghost_follows():
+    # Seed 13012 (pooltool): the cue ball creeps into the right side pocket's mouth, past the
+    # mouth's centre on the nose line (its last sightings head deeper in, not toward that point),
+    # and drops. Half a second later a one-frame false detection 0.9 m away was handed to its
+    # track: a second "strike" in the middle of the shot, the scratch lost (WPA 6.3 / 8.6).
+    rec, fps, truth = _replay("pocket-creep-seed13012.json")
+    shots = [r for r in rec.records if r["kind"] == "shot"]
+    assert len(shots) == 1 and abs(shots[0]["t0"] - truth["t0"]) < 2 / fps, [(r["t0"], r["events"][-1]) for r in shots]
+    assert [[e["ball"], e["pocket"]] for e in shots[0]["events"] if e["type"] == "pocket"] == truth["pocketed"]
+    stop = next(e for e in shots[0]["events"] if e["type"] == "stop")
+    assert abs(shots[0]["t0"] + stop["t"] - truth["stop"]) <= 0.5
+
+
 def test_bench_track_over_several_seed_ranges_sums_them(tmp_path):
     # `cueref bench track --ranges N`: seed ranges --seed, --seed + 1000, ..., one row each, and
     # the counts over all of them are the sums of the ranges' own (each range is the same

@@ -285,8 +285,15 @@ class Tracker:
             return False
         # Its way in from its last two sightings (the filter would have it bounce off the
         # cushion line, which a pocket's mouth interrupts).
+        step = last - np.asarray(tr.xy[-2], float)
         to = np.asarray(self.table.pocket_centre(pk), float) - last
-        return float(to @ (last - np.asarray(tr.xy[-2], float))) > 0.0
+        if float(to @ step) > 0.0:
+            return True
+        # Past the nose line it may be beyond the mouth's centre already: deeper is in (seed
+        # 13012: the cue ball crept past the side pocket's centre, fell, and its track was then
+        # handed a false sighting 0.9 m away, a "strike" in the middle of the shot).
+        return self.table.past_nose_line((float(last[0]), float(last[1]))) and \
+            float(np.asarray(self.table.pocket_axis(pk)) @ step) > 0.0
 
     @staticmethod
     def _identity_cost(tracks: list[Track], obs: list[Observation], labels: list[tuple]) -> np.ndarray:
