@@ -56,6 +56,23 @@ def test_identity_keeps_two_balls_apart_when_their_paths_cross():
     assert len([t_ for t_ in tr.tracks if t_.confirmed]) == 2
 
 
+def test_a_ball_at_rest_does_not_take_the_sighting_of_another_while_its_own_is_seen_elsewhere():
+    # Seed 12007 (ten-ball): the rack was set up in one frame. The 8, at rest 195 mm from where
+    # the new rack's 6 appeared, took the 6's sighting (near enough for a struck ball's first
+    # step) while the 8 itself was seen in the rack: two tracks named 8, the older kept the name,
+    # and the real 8's pocketing on the break went unrecorded (WPA 7.3's pocketed balls).
+    tr = Tracker(T, FPS)
+    before = {"8": (1960.0, 380.0), "6": (2378.0, 203.0), "2": (1290.0, 125.0)}
+    after = {"8": (2052.0, 664.0), "6": (2063.0, 545.0), "2": (2005.0, 720.0)}
+    rng = np.random.default_rng(3)
+    for k in range(90):
+        where = before if k < 60 else after
+        tr.update(k, k / FPS, [_obs(k, b, np.add(xy, rng.normal(0, 0.4, 2))) for b, xy in where.items()])
+    for name, xy in after.items():
+        held = [t_ for t_ in tr.tracks if t_.alive and t_.confirmed and t_.label()[0] == name]
+        assert len(held) == 1 and math.dist(held[0].position(), xy) < 5.0, (name, [t_.position() for t_ in held])
+
+
 def test_a_resting_ball_of_an_uncertain_name_does_not_take_the_cue_ball_arriving_at_the_break():
     # The benchmark's game rendered at a camera's bitrate (CRF 12): the rack's 9 was seen half
     # the time as the 1 (no name sure enough to count), and in the first frame after the break's

@@ -128,6 +128,59 @@ class Track:
         return self.anchor
 
 
+class _Identities:
+    """The identity terms of one frame's assignment, over its live tracks and observations: each
+    track's sure name (over `NAMED_SHARE` of its votes, with `CONFIRM_VOTES` of them) and each
+    observation's label with its probability, as indices into NAMES (-1: none)."""
+
+    def __init__(self, tracks: list[Track], obs: list[Observation]):
+        self.tracks = tracks
+        labels = [tr.label() for tr in tracks]
+        self.share = np.array([share for _, share in labels])
+        self.n_votes = np.array([tr.n_votes for tr in tracks])
+        counted = self.n_votes >= CONFIRM_VOTES
+        self.name = np.array([_INDEX[n] if n is not None else -1 for n, _ in labels])
+        self.name[~(counted & (self.share > NAMED_SHARE))] = -1
+        self.unsure = counted & (self.share <= NAMED_SHARE)
+        self.ball = np.array([_INDEX.get(o.ball, -1) for o in obs])
+        self.p = np.array([o.probs.get(o.ball, 0.0) for o in obs])
+
+    def cost(self) -> np.ndarray:
+        """Of each pair: an observation labelled as the track's name lowers it, as another ball
+        raises it (`MISMATCH_COST`), each by how sure the label is (a blurred ball's is a weak
+        claim); nothing for a track with no sure name or an observation with no ball's label."""
+        sure = np.clip((self.p - 0.5) / 0.5, 0.0, 1.0)
+        same = self.name[:, None] == self.ball[None, :]
+        both = (self.name >= 0)[:, None] & (self.ball >= 0)[None, :]
+        return np.where(both, np.where(same, -sure, MISMATCH_COST * sure), 0.0)
+
+    def foreign(self) -> np.ndarray:
+        """(tracks, observations): the observation surely names a ball (`FOREIGN_P`) that a track
+        without a sure name of its own, seen a while (`CONFIRM_VOTES`), has almost never been
+        seen as (under `FOREIGN_SHARE` of its votes). (Not for a named track: its own first
+        blurred sample after a strike may be named wrong, and the identity term weighs that;
+        refusing it cost seed 10016's break its cue ball's start.)"""
+        out = np.zeros((len(self.tracks), len(self.ball)), bool)
+        rows = np.flatnonzero(self.unsure)
+        cols = np.flatnonzero((self.ball >= 0) & (self.p >= FOREIGN_P))
+        if len(rows) and len(cols):
+            votes = np.array([self.tracks[i].votes for i in rows])[:, self.ball[cols]]
+            out[np.ix_(rows, cols)] = votes < FOREIGN_SHARE * self.n_votes[rows, None]
+        return out
+
+    def seen_elsewhere(self) -> np.ndarray:
+        """(tracks, observations): a track with a sure name, and an observation that surely names
+        another ball (`FOREIGN_P`) while one of this frame's surely names the track's own
+        (`RESCUE_P`): its ball is there, not here. (A rack set up in one frame: seed 12007's
+        resting 8 took the new rack's 6, 195 mm away, while the 8 itself lay in the rack; the
+        real 8 was then left without its name and its pocketing unseen.)"""
+        seen = np.zeros(len(NAMES), bool)
+        seen[self.ball[(self.ball >= 0) & (self.p >= RESCUE_P)]] = True
+        rows = (self.name >= 0) & seen[self.name]
+        other = (self.ball >= 0) & (self.p >= FOREIGN_P)
+        return rows[:, None] & other[None, :] & (self.name[:, None] != self.ball[None, :])
+
+
 class Tracker:
     """Feed `update(frame, t, observations)` in frame order; read `tracks`."""
 
@@ -173,14 +226,17 @@ class Tracker:
             resting = np.array([not tr.moving for tr in live])
             far = resting[:, None] & (d > 45.0)
             cost[far] = 2.25 + (d[far] - 45.0) / 25.0
-            labels = [tr.label() for tr in live]
-            cost += self._identity_cost(live, obs, labels)
+            ids = _Identities(live, obs)
+            cost += ids.cost()
             cost[d > gate[:, None]] = 1e6
             # A ball at rest does not leave fast and turn into another ball: beyond 45 mm a track
             # with no sure name needs one it has been seen as. (The benchmark's game at a
             # camera's bitrate: the break's 9, seen half the time as the 1, took the cue ball
-            # arriving 160 mm away, and then the 6, unseen that frame, took the 9.)
-            cost[far & self._foreign(live, obs, labels)] = 1e6
+            # arriving 160 mm away, and then the 6, unseen that frame, took the 9.) Nor does one
+            # with a sure name while its own ball is seen elsewhere.
+            far &= cost < 1e5
+            if far.any():
+                cost[far & (ids.foreign() | ids.seen_elsewhere())] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
             nt, no = cost.shape
@@ -294,40 +350,6 @@ class Tracker:
         # handed a false sighting 0.9 m away, a "strike" in the middle of the shot).
         return self.table.past_nose_line((float(last[0]), float(last[1]))) and \
             float(np.asarray(self.table.pocket_axis(pk)) @ step) > 0.0
-
-    @staticmethod
-    def _identity_cost(tracks: list[Track], obs: list[Observation], labels: list[tuple]) -> np.ndarray:
-        """`labels`: each track's `label()`."""
-        names = []
-        for tr, (name, share) in zip(tracks, labels):
-            names.append(name if (name is not None and share > NAMED_SHARE and tr.n_votes >= CONFIRM_VOTES) else None)
-        named = np.array([n is not None for n in names], bool)
-        ball = np.array([o.ball in _INDEX for o in obs], bool)
-        # A blurred ball's label is a weak claim: scale the identity terms by how sure it is.
-        sure = np.array([min(max((o.probs.get(o.ball, 0.0) - 0.5) / 0.5, 0.0), 1.0) for o in obs])
-        same = np.array([[n == o.ball for o in obs] for n in names]).reshape(len(tracks), len(obs))
-        cost = np.where(same, -sure, MISMATCH_COST * sure)
-        return np.where(named[:, None] & ball[None, :], cost, 0.0)
-
-    @staticmethod
-    def _foreign(tracks: list[Track], obs: list[Observation], labels: list[tuple]) -> np.ndarray:
-        """(tracks, observations): the observation surely names a ball (`FOREIGN_P`) that a track
-        without a sure name of its own (the identity term's), seen a while (`CONFIRM_VOTES`), has
-        almost never been seen as (under `FOREIGN_SHARE` of its votes). (Not for a named track:
-        its own first blurred sample after a strike may be named wrong, and the identity term
-        weighs that; refusing it cost seed 10016's break its cue ball's start.)"""
-        out = np.zeros((len(tracks), len(obs)), bool)
-        rows = [i for i, (tr, (_, share)) in enumerate(zip(tracks, labels))
-                if share <= NAMED_SHARE and tr.n_votes >= CONFIRM_VOTES]
-        if not rows:  # (most frames: every track seen a while has a sure name)
-            return out
-        cols = [(j, _INDEX[o.ball]) for j, o in enumerate(obs)
-                if o.ball in _INDEX and o.probs.get(o.ball, 0.0) >= FOREIGN_P]
-        if cols:
-            j, k = np.array(cols).T
-            for i in rows:
-                out[i, j] = tracks[i].votes[k] < FOREIGN_SHARE * tracks[i].n_votes
-        return out
 
     def _assign(self, tr: Track, o: Observation, frame: int, t: float) -> None:
         xy = np.asarray(o.mm, float)
