@@ -1109,6 +1109,19 @@ def test_a_ball_nudged_off_slowly_is_timed_by_its_partners_arrival_not_its_late_
     assert within >= floor, within
 
 
+def test_a_ball_slid_a_little_with_nothing_near_it_was_disturbed():
+    # Seed 9013 (pooltool, the generator's disturbed ball): the 13, touched by nothing, slides 20
+    # mm in a quarter second, slowing, while the cue ball rolls elsewhere. Its steps are a
+    # millimetre or so a frame: the rest test took most of the slide for jitter, the motion left
+    # was six frames with two steps over 1.5 mm, "not travelling", and the foul (WPA 3.6) went
+    # unrecorded. Its rest before and after are 14 mm apart, no step over 6 mm.
+    rec, fps, truth = _replay("slide-seed9013.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    got = [[e["ball"], shot["t0"] + e["t"]] for e in shot["events"] if e["type"] == "disturbed"]
+    assert [b for b, _ in got] == [b for b, _ in truth["disturbed"]], got
+    assert all(abs(t - w) < 0.15 for (_, t), (_, w) in zip(got, truth["disturbed"]))
+
+
 def test_a_ball_nudged_off_slowly_by_one_that_bounced_away_was_hit_not_disturbed():
     # Seed 12007 (pooltool): the 1 at 1.5 m/s meets the 6, which rests 13 mm off the foot
     # cushion: the 6 goes into the cushion and comes back at 90 mm/s, the 1 rebounds. The 6 is
