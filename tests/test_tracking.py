@@ -533,6 +533,22 @@ def test_contact_time_is_when_the_centres_are_a_diameter_apart():
     assert hit[0] == pytest.approx((500.0 - D) / 2000.0, abs=1e-6)
 
 
+def test_a_contact_closing_slowly_is_uncertain_within_the_window_searched_not_for_seconds():
+    # Seed 11015: the cue ball catches the 12 rolling almost alongside it, closing at a few
+    # mm/s. The root taken is within three frames of the guess (else none), but its uncertainty
+    # was the centres' sigma over that speed: 6.4 s, "simultaneous" with the cue ball's first
+    # contact a second before it, which hid a wrong-ball foul (WPA 3.2, 4.4). Bounded by the
+    # window, it is still a sure first contact's rival only within 3 frames.
+    dt = 1 / FPS
+    ts = np.array([0.0, dt, 2 * dt, 3 * dt])
+    twelve = fit_line(ts, np.stack([1000.0 + 1500.0 * ts, np.full(4, 600.0)], 1), np.full(4, 2.0), 0.0)
+    cue = fit_line(ts, np.stack([1000.0 + 1500.0 * ts, 600.0 - D - 0.5 + 3.0 * ts], 1), np.full(4, 2.0), 0.0)
+    hit = contact_time(cue, twelve, D, 0.15, dt)
+    assert hit is not None
+    assert abs(hit[0] - 0.5 / 3.0) < 1e-6  # the gap of 0.5 mm closed at 3 mm/s
+    assert hit[1] <= 3 * dt
+
+
 def test_an_approach_passes_a_ball_by_only_when_clearly_more_than_a_diameter_off():
     # A rack's side ball that the long line from the strike grazes is not the first contact when
     # the approach just before clearly passes it by (seed 7018's straight-pool break named the 4
