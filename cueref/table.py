@@ -95,9 +95,10 @@ class Table:
         n = math.hypot(x, y)
         return (x / n, y / n)
 
-    def past_nose_line(self, p: Point) -> bool:
-        """A centre beyond a cushion's nose line: in a pocket's mouth (or off the table)."""
-        return p[0] < 0.0 or p[0] > self.length_mm or p[1] < 0.0 or p[1] > self.width_mm
+    def past_nose_line(self, p: Point, by: float = 0.0) -> bool:
+        """A centre beyond a cushion's nose line (by more than `by` mm): in a pocket's mouth, or
+        off the table."""
+        return p[0] < -by or p[0] > self.length_mm + by or p[1] < -by or p[1] > self.width_mm + by
 
     def nearest_pocket(self, p: Point, within_mm: float) -> str | None:
         """The pocket whose mouth is nearest p, if within `within_mm` of it."""
@@ -107,9 +108,7 @@ class Table:
     def over_rail(self, p: Point, throat_mm: float = 110.0) -> bool:
         """A centre beyond a cushion's nose line (by over 5 mm) away from every pocket's mouth:
         no ball on the bed or dropping into a pocket is there, only one going over the rail."""
-        L, W = self.length_mm, self.width_mm
-        beyond = p[0] < -5.0 or p[0] > L + 5.0 or p[1] < -5.0 or p[1] > W + 5.0
-        return beyond and self.nearest_pocket(p, throat_mm) is None
+        return self.past_nose_line(p, 5.0) and self.nearest_pocket(p, throat_mm) is None
 
     @cached_property
     def cushions(self) -> dict[str, list[tuple[Point, Point]]]:

@@ -136,3 +136,18 @@ def test_a_ball_touches_a_cushion_only_where_there_is_one():
     p = (0.0 - 25.0 * s + R * c, 116.0 / math.sqrt(2.0) - 25.0 * c - R * s)
     assert t.cushion_gap(p, "head") == pytest.approx(0.0, abs=1e-9)
     assert t.cushion_gap(p, "left") > 5.0
+
+
+def test_each_pocket_axis_leads_from_the_bed_into_that_pocket():
+    # Across the rail at a side pocket, along the corner's diagonal at a corner: a point a little
+    # way along it from the mouth's centre is past the nose line and nearer that pocket than any.
+    t = TABLES["9ft"]
+    for name in ("head-left", "head-right", "side-left", "side-right", "foot-left", "foot-right"):
+        ax = t.pocket_axis(name)
+        assert math.hypot(*ax) == pytest.approx(1.0)
+        cx, cy = t.pocket_centre(name)
+        inside, deeper = (cx - 40.0 * ax[0], cy - 40.0 * ax[1]), (cx + 20.0 * ax[0], cy + 20.0 * ax[1])
+        assert not t.past_nose_line(inside) and t.past_nose_line(deeper)
+        assert t.nearest_pocket(deeper, 130.0) == name
+    # Past a nose line by more than a margin: over the rail, or deep in a pocket.
+    assert not t.past_nose_line((100.0, -4.0), 5.0) and t.past_nose_line((100.0, -6.0), 5.0)
