@@ -223,11 +223,7 @@ class Tracker:
             cost = (d / 30.0) ** 2
             # A resting ball may leave fast (the break: 170 mm in a frame): beyond 45 mm its
             # cost grows slowly, so the first sample of a start is not handed to a new track.
-            # (A ball, not a spurious sighting: a track not yet confirmed has no rest to leave.
-            # Seed 12005: a false detection 300 mm ahead of the breaking cue ball, at 13.7 m/s,
-            # took its next sighting 170 mm away; the cue ball's track ended there, the one that
-            # went on was born at the break, and the break was taken for a ball placed by hand.)
-            resting = np.array([not tr.moving and tr.confirmed for tr in live])
+            resting = np.array([not tr.moving for tr in live])
             far = resting[:, None] & (d > 45.0)
             cost[far] = 2.25 + (d[far] - 45.0) / 25.0
             ids = _Identities(live, obs)
