@@ -136,12 +136,12 @@ class _Identities:
     def __init__(self, tracks: list[Track], obs: list[Observation]):
         self.tracks = tracks
         labels = [tr.label() for tr in tracks]
-        self.share = np.array([share for _, share in labels])
+        share = np.array([s for _, s in labels])
         self.n_votes = np.array([tr.n_votes for tr in tracks])
         counted = self.n_votes >= CONFIRM_VOTES
         self.name = np.array([_INDEX[n] if n is not None else -1 for n, _ in labels])
-        self.name[~(counted & (self.share > NAMED_SHARE))] = -1
-        self.unsure = counted & (self.share <= NAMED_SHARE)
+        self.name[~(counted & (share > NAMED_SHARE))] = -1
+        self.unsure = counted & (share <= NAMED_SHARE)
         self.ball = np.array([_INDEX.get(o.ball, -1) for o in obs])
         self.p = np.array([o.probs.get(o.ball, 0.0) for o in obs])
 
