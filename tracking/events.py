@@ -45,6 +45,7 @@ BLOW_FLOOR_MM_S = 40.0
 # nudged off at 30 mm/s is seen off its rest (5 mm, twice) about 0.2 s late.
 SLOW_LOOK_S = 0.25
 APPROACH_MAX = 30  # samples of the line from the strike
+NEAR_MISS_SIGMAS = 2.0  # a resting ball the cue ball's line misses by less, sideways, may have been grazed
 EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a contact of its own
 
 
@@ -677,17 +678,31 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         A, B, C = float(dv @ dv), 2 * float(da @ dv), float(da @ da) - D * D
         disc = B * B - 4 * A * C
         if disc < 0:
+            # A near miss by the line, within its sideways uncertainty, may be a graze (a line
+            # from the rest and a sample or two is a few degrees off: seed 17016's cue ball met
+            # the 9, 20 mm off its line of 31 mm sigma, two frames after the strike).
+            graze = _graze(line, q.rest, D)
+            if graze is None or graze[0] <= t_strike:
+                continue
+            hits.append((graze[0], q.name, graze[1], q, True))
             continue
         tau = (-B - math.sqrt(disc)) / (2 * A)
         if tau <= 0:
             continue
         t_hit = t_strike + tau
         err = math.sqrt(line.var(t_hit)) / max(abs(float((da + dv * tau) @ dv)) / D, 1.0)
-        hits.append((t_hit, q.name, max(err, 0.0005), q))
+        hits.append((t_hit, q.name, max(err, 0.0005), q, False))
+    if not hits:
+        return None
+    # A near miss is taken for a graze only when its ball was set moving a frame before any
+    # ball the line meets (in a rack the balls beside the one hit start with it).
+    met = [min(t for t, _ in h[3].onsets.values()) for h in hits if not h[4] and h[3].onsets]
+    hits = [h for h in hits if not h[4] or (h[3].onsets and met and
+                                             min(t for t, _ in h[3].onsets.values()) < min(met) - dt)]
     if not hits:
         return None
     hits.sort(key=lambda h: h[0])
-    t_hit, name, err, q = hits[0]
+    t_hit, name, err, q, _ = hits[0]
     # Still on the line up to there (no cushion, no curve first), and the ball it meets moves.
     sel = (cue.t > t_strike) & (cue.t < t_hit - PRE_GUARD * dt)
     sel[:a] = False
@@ -706,15 +721,34 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     # Only balls about as far along as the first are told apart by their own timing.
     speed = float(np.hypot(*line.v))
     refined = []
-    for h_t, h_name, h_err, h_q in hits:
+    for h_t, h_name, h_err, h_q, grazed in hits:
         if (h_t - t_hit) * speed >= 0.5 * D:
             break
-        # When the ball it meets starts moving is when it was hit (the line's time is early).
+        # When the ball it meets starts moving is when it was hit (the line's time is early);
+        # but no later than the cue ball's path reached it: a ball grazed (a rack's, tens of
+        # mm/s) is seen to move frames late, and the cue ball's path by then is the one after
+        # the contact.
         starts = [t_on for t_on, _ in (h_q.onsets or {}).values() if t_on >= h_t - 2 * dt]
         guess = min(starts) if starts else h_t
+        reached = _reaches(cue, h_q.rest, t_strike, guess, D, dt)
+        if reached is not None and reached < guess:
+            guess = reached
         local = cue.fit_before(guess, dt)
         if _passes_by(local, h_q.rest, D, guess, dt):
             continue  # the long line grazed it; the approach just before passes it by
+        if grazed:
+            # A graze closes hardly at all: timed where the path, within its uncertainty,
+            # can have touched it; and by the ball's own start when that agrees (one sent off
+            # at once: seed 10012's 3, 10 ms apart; not a rack ball creeping off late).
+            est = _graze(local, h_q.rest, D) if local is not None else None
+            t_g, e_g = est if est is not None else (h_t, h_err)
+            e_g = max(e_g, floor)
+            on = min(h_q.onsets.values()) if h_q.onsets else None
+            if on is not None and abs(on[0] - t_g) <= 2 * math.hypot(e_g, on[1]):
+                w1, w2 = 1 / e_g ** 2, 1 / max(on[1], 0.0005) ** 2
+                t_g, e_g = (t_g * w1 + on[0] * w2) / (w1 + w2), math.sqrt(1 / (w1 + w2))
+            refined.append((t_g, h_name, e_g, h_q))
+            continue
         est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt) if local is not None else None
         good = est is not None and est[1] < max(h_err, dt)
         refined.append((est[0], h_name, max(est[1], floor), h_q) if good else (h_t, h_name, max(h_err, floor), h_q))
@@ -729,6 +763,38 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
     return name, t_hit, err, together
+
+
+def _graze(fit: Fit, rest, D: float) -> tuple[float, float] | None:
+    """A fitted path that misses a resting ball's reach by less than NEAR_MISS_SIGMAS of its
+    sideways uncertainty may have grazed it: (when, sigma). The path the samples allow that
+    touches it comes up to `reach` before the line's closest point (a deeper one, earlier),
+    so the contact lies within that span, timed at its middle."""
+    v2 = float(fit.v @ fit.v)
+    if v2 < 1e-6:
+        return None
+    rel = np.asarray(rest, float) - fit.a
+    tau = float(rel @ fit.v) / v2
+    t_cl = fit.t_ref + tau
+    gap = float(np.hypot(*(fit.pos(t_cl) - rest))) - D
+    sd = math.sqrt(max(fit.var(t_cl), 0.0))
+    if gap > NEAR_MISS_SIGMAS * sd:
+        return None
+    closest = min(max(D + gap - NEAR_MISS_SIGMAS * sd, 0.0), D)
+    reach = math.sqrt(D * D - closest * closest)
+    speed = math.sqrt(v2)
+    return t_cl - 0.5 * reach / speed, max(math.hypot(sd, 0.5 * reach) / speed, 0.0005)
+
+
+def _reaches(p: Path, pos, t_from: float, t_to: float, D: float, dt: float) -> float | None:
+    """The first sample time in (t_from, t_to] by which moving ball p had come a diameter from
+    the point `pos` (by its samples or its line just before, `_approach`, within their noise)."""
+    for i in np.flatnonzero((p.t > t_from) & (p.t <= t_to)):
+        t_i = float(p.t[i])
+        d = _approach(p, pos, t_i, dt)
+        if d is not None and d <= D + 3.0 + 3.0 * float(p.s[i]) and p.motion_at(t_i) is not None:
+            return t_i
+    return None
 
 
 def _strike_line(cue: Path, t_strike: float, a: int, end: int) -> Fit | None:
