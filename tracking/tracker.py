@@ -144,6 +144,7 @@ class _Identities:
         self.unsure = counted & (share <= NAMED_SHARE)
         self.ball = np.array([_INDEX.get(o.ball, -1) for o in obs])
         self.p = np.array([o.probs.get(o.ball, 0.0) for o in obs])
+        self.moving = np.array([tr.moving for tr in tracks], bool)
 
     def cost(self) -> np.ndarray:
         """Of each pair: an observation labelled as the track's name lowers it, as another ball
@@ -179,6 +180,19 @@ class _Identities:
         rows = (self.name >= 0) & seen[self.name]
         other = (self.ball >= 0) & (self.p >= FOREIGN_P)
         return rows[:, None] & other[None, :] & (self.name[:, None] != self.ball[None, :])
+
+    def moving_elsewhere(self) -> np.ndarray:
+        """(tracks, observations): a track with a sure name (kept from far sightings when at
+        rest), and an observation that surely names (`FOREIGN_P`) another ball, a ball whose own
+        track is rolling: the sighting is of that ball, off its track's prediction (a break's
+        cue ball turned back by the rack: seed 12011's resting 2, itself unseen that frame, took
+        the cue ball 189 mm away, the cue ball's track lost it, and the 1 then took the cue
+        ball's next sighting)."""
+        rolling = np.zeros(len(NAMES), bool)
+        rolling[self.name[(self.name >= 0) & self.moving]] = True
+        other = (self.ball >= 0) & (self.p >= FOREIGN_P)
+        other[other] &= rolling[self.ball[other]]
+        return (self.name >= 0)[:, None] & other[None, :] & (self.name[:, None] != self.ball[None, :])
 
 
 class Tracker:
@@ -236,7 +250,7 @@ class Tracker:
             # with a sure name while its own ball is seen elsewhere.
             far &= cost < 1e5
             if far.any():
-                cost[far & (ids.foreign() | ids.seen_elsewhere())] = 1e6
+                cost[far & (ids.foreign() | ids.seen_elsewhere() | ids.moving_elsewhere())] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
             nt, no = cost.shape
@@ -246,11 +260,12 @@ class Tracker:
             full[nt:, :no][np.eye(no, dtype=bool)] = UNMATCHED_COST
             full[nt:, no:] = 0.0
             rows, cols = linear_sum_assignment(full)
-            for r, c in zip(rows, cols):
-                if r < nt and c < no and cost[r, c] < 1e5:
-                    self._assign(live[r], obs[c], frame, t)
-                    matched_tr.add(r)
-                    matched_ob.add(c)
+            pairs = {int(r): int(c) for r, c in zip(rows, cols) if r < nt and c < no and cost[r, c] < 1e5}
+            pairs = self._own_sightings_first(pairs, ids, d, gate)
+            for r, c in pairs.items():
+                self._assign(live[r], obs[c], frame, t)
+                matched_tr.add(r)
+                matched_ob.add(c)
         # Identity before position: a ball the classifier is sure of, seen where no track expects
         # it, is the known ball of that name that was not seen this frame (carried by a hand,
         # out from under the cue or a player, or a track that ended too soon).
@@ -287,6 +302,28 @@ class Tracker:
                 tr.ended_t = tr.last_t
                 tr.lifted = True
         self.tracks = [tr for tr in self.tracks if tr.hits >= 0]
+
+    @staticmethod
+    def _own_sightings_first(pairs: dict[int, int], ids: _Identities, d: np.ndarray, gate: np.ndarray) -> dict[int, int]:
+        """A rolling track with a sure name, given a sighting not surely its own, takes instead
+        one left over that surely names it (`RESCUE_P`) within its gate: a ball turned back by a
+        collision is seen off its prediction, where an unnamed detection (a rack ball's streak)
+        may lie. (Seed 10016's break: the cue ball off the 1, 190 mm behind its prediction, and
+        an unnamed detection beside the prediction; the sighting named "cue" went to an old
+        track of that name, lifted from the table before the break.)"""
+        taken = set(pairs.values())
+        for r, c in list(pairs.items()):
+            name = ids.name[r]
+            if name < 0 or not ids.moving[r] or (ids.ball[c] == name and ids.p[c] >= RESCUE_P):
+                continue
+            own = [j for j in range(len(ids.ball)) if j not in taken and ids.ball[j] == name
+                   and ids.p[j] >= RESCUE_P and d[r, j] <= gate[r]]
+            if own:
+                j = min(own, key=lambda j: d[r, j])
+                taken.discard(c)
+                taken.add(j)
+                pairs[r] = j
+        return pairs
 
     def _streak_of_moving(self, o: Observation, assigned: list[Observation], tracks: list[Track]) -> bool:
         """An unlabelled detection beside a fast ball's own (a blur streak seen twice) is not a
@@ -557,6 +594,7 @@ class Tracker:
         gap = t - tr.last_t
         v = (xy - np.asarray(tr.xy[-1])) / max(gap, 1.0 / self.fps)  # from where it was last seen
         tr.ended_t, tr.lifted = None, False
+        was_moving = tr.moving
         if float(np.hypot(*(xy - tr.position()))) <= max(5.0, 4.0 * o.sigma_mm) and not tr.moving:
             self._assign(tr, o, frame, t)  # back where it rested
             return
@@ -574,7 +612,11 @@ class Tracker:
         tr.hits += 1
         tr.last_frame, tr.last_t = frame, t
         self._vote(tr, o)
-        fast = gap < 0.1 and float(np.hypot(*v)) <= TELEPORT_MM_S  # else a hand moved it: no speed to keep
+        # Its speed is kept unless a hand moved it (faster than any roll). A ball already rolling
+        # keeps up to a struck ball's fastest (a hard break's cue ball, its blur's centre stepping
+        # up to 15 m/s: restarted at rest each frame, it lagged and other tracks took its sightings).
+        limit = STRIKE_MAX_MM_S if was_moving else TELEPORT_MM_S
+        fast = gap < 0.1 and float(np.hypot(*v)) <= limit
         tr.filt = BallFilter(xy, max(o.sigma_mm, 0.3), self.table, velocity=v if fast else (0.0, 0.0),
                              velocity_sigma=1500.0)
         tr._pending = 0
