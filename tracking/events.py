@@ -198,8 +198,10 @@ def _rest_sigma(path: Path) -> float:
     return float(np.median(s) / math.sqrt(n)) if len(s) else 0.5
 
 
-def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float) -> tuple[float, float] | None:
-    """When the two fitted centres are a diameter apart (the root nearest the guess)."""
+def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float,
+                 entry: bool = False) -> tuple[float, float] | None:
+    """When the two fitted centres are a diameter apart (the root nearest the guess; with
+    `entry`, the first: a ball coming to a resting one cannot pass through it and out)."""
     da = fa.a - fb.a
     dv = fa.v - fb.v
     a = float(dv @ dv)
@@ -213,7 +215,7 @@ def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float) -> tuple
     else:
         r = math.sqrt(disc)
         roots = [(-b - r) / (2 * a), (-b + r) / (2 * a)]
-        tau = min(roots, key=lambda x: abs(fa.t_ref + x - t_guess))
+        tau = roots[0] if entry else min(roots, key=lambda x: abs(fa.t_ref + x - t_guess))
     t = fa.t_ref + tau
     if abs(t - t_guess) > 3 * dt:
         return None
@@ -749,7 +751,8 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
                 t_g, e_g = (t_g * w1 + on[0] * w2) / (w1 + w2), math.sqrt(1 / (w1 + w2))
             refined.append((t_g, h_name, e_g, h_q))
             continue
-        est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt) if local is not None else None
+        est = contact_time(local, rest_fit(h_q.rest, _sig(h_q, guess), guess), D, guess, dt,
+                           entry=True) if local is not None else None
         good = est is not None and est[1] < max(h_err, dt)
         refined.append((est[0], h_name, max(est[1], floor), h_q) if good else (h_t, h_name, max(h_err, floor), h_q))
     if not refined:
@@ -788,12 +791,25 @@ def _graze(fit: Fit, rest, D: float) -> tuple[float, float] | None:
 
 def _reaches(p: Path, pos, t_from: float, t_to: float, D: float, dt: float) -> float | None:
     """The first sample time in (t_from, t_to] by which moving ball p had come a diameter from
-    the point `pos` (by its samples or its line just before, `_approach`, within their noise)."""
-    for i in np.flatnonzero((p.t > t_from) & (p.t <= t_to)):
+    the point `pos`, within their noise: by the sample itself, or by its line just before it
+    followed on (a fast ball's samples, a frame apart, step over the contact: then the sample
+    after the line's closest point)."""
+    pos = np.asarray(pos, float)
+    idx = np.flatnonzero((p.t > t_from) & (p.t <= t_to))
+    for n, i in enumerate(idx):
         t_i = float(p.t[i])
-        d = _approach(p, pos, t_i, dt)
-        if d is not None and d <= D + 3.0 + 3.0 * float(p.s[i]) and p.motion_at(t_i) is not None:
+        if p.motion_at(t_i) is None:
+            continue
+        reach = D + 3.0 + 3.0 * float(p.s[i])
+        if float(np.hypot(*(p.xy[i] - pos))) <= reach:
             return t_i
+        f = p.fit_before(t_i, dt)
+        vv = float(f.v @ f.v) if f is not None else 0.0
+        if vv <= 0:
+            continue
+        x = min(max(f.t_ref - float((f.a - pos) @ f.v) / vv, t_i - 1.5 * dt), t_i + 1.5 * dt)
+        if float(np.hypot(*(f.pos(x) - pos))) <= reach:
+            return t_i if x <= t_i else (float(p.t[idx[n + 1]]) if n + 1 < len(idx) else t_i + dt)
     return None
 
 
