@@ -803,12 +803,9 @@ def _reaches(p: Path, pos, t_from: float, t_to: float, D: float, dt: float) -> f
         reach = D + 3.0 + 3.0 * float(p.s[i])
         if float(np.hypot(*(p.xy[i] - pos))) <= reach:
             return t_i
-        f = p.fit_before(t_i, dt)
-        vv = float(f.v @ f.v) if f is not None else 0.0
-        if vv <= 0:
-            continue
-        x = min(max(f.t_ref - float((f.a - pos) @ f.v) / vv, t_i - 1.5 * dt), t_i + 1.5 * dt)
-        if float(np.hypot(*(f.pos(x) - pos))) <= reach:
+        near = _line_nearest(p, pos, t_i, dt)
+        if near is not None and near[0] <= reach:
+            x = near[1]
             return t_i if x <= t_i else (float(p.t[idx[n + 1]]) if n + 1 < len(idx) else t_i + dt)
     return None
 
@@ -1197,16 +1194,21 @@ def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
     if qp is None:
         return None
     best = float(np.hypot(*(qp - pos)))
-    if q.motion_at(t - 0.3 * dt) is not None:
-        f = q.fit_before(t, dt)
-        if f is not None:
-            # The line's closest point to `pos` in that window (a fast ball covers a diameter
-            # in a frame: samples of the line would step over the closest point).
-            vv = float(f.v @ f.v)
-            x = f.t_ref - float((f.a - pos) @ f.v) / vv if vv > 0 else t
-            x = min(max(x, t - 1.5 * dt), t + 1.5 * dt)
-            best = min(best, float(np.hypot(*(f.pos(x) - pos))))
-    return best
+    near = _line_nearest(q, pos, t, dt)
+    return min(best, near[0]) if near is not None else best
+
+
+def _line_nearest(q: Path, pos, t: float, dt: float) -> tuple[float, float] | None:
+    """(distance, time) of the closest point to `pos` of moving ball q's line before t, within
+    1.5 frames of t (a fast ball covers a diameter in a frame: its samples step over the
+    closest point); None when q is not moving then."""
+    f = q.fit_before(t, dt) if q.motion_at(t - 0.3 * dt) is not None else None
+    if f is None:
+        return None
+    vv = float(f.v @ f.v)
+    x = f.t_ref - float((f.a - np.asarray(pos, float)) @ f.v) / vv if vv > 0 else t
+    x = min(max(x, t - 1.5 * dt), t + 1.5 * dt)
+    return float(np.hypot(*(f.pos(x) - pos))), x
 
 
 def _sig(p: Path, t: float) -> float:
