@@ -70,6 +70,10 @@ class Path:
         a = self.motions[k][0]
         return self.rest if k == 0 else (self.xy[a - 1] if a > 0 else None)
 
+    def first_onset(self) -> tuple[float, float] | None:
+        """(time, sigma) of its earliest onset, or None before extract() timed any."""
+        return min(self.onsets.values()) if self.onsets else None
+
     def motion_at(self, t: float, slack: float = 0.0) -> int | None:
         """The motion under way at time t (from its onset when known), or None."""
         for k, (a, b) in enumerate(self.motions):
@@ -562,7 +566,7 @@ def _first_touching(cue: Path, t_strike: float, paths: list[Path], D: float, fps
         if q is cue or q.rest is None or not q.onsets:
             continue
         gap = float(np.hypot(*(q.rest - cue.rest))) - D
-        t_on = min(t for t, _ in q.onsets.values())
+        t_on = q.first_onset()[0]
         if gap <= 10.0 and t_strike - dt <= t_on <= t_strike + 4 * dt:
             near.append((t_on, q.name, q.onsets[min(q.onsets)][1]))
     if not near:
@@ -698,9 +702,8 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         return None
     # A near miss is taken for a graze only when its ball was set moving a frame before any
     # ball the line meets (in a rack the balls beside the one hit start with it).
-    met = [min(t for t, _ in h[3].onsets.values()) for h in hits if not h[4] and h[3].onsets]
-    hits = [h for h in hits if not h[4] or (h[3].onsets and met and
-                                             min(t for t, _ in h[3].onsets.values()) < min(met) - dt)]
+    met = [h[3].first_onset()[0] for h in hits if not h[4] and h[3].onsets]
+    hits = [h for h in hits if not h[4] or (h[3].onsets and met and h[3].first_onset()[0] < min(met) - dt)]
     if not hits:
         return None
     hits.sort(key=lambda h: h[0])
@@ -745,7 +748,7 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
             est = _graze(local, h_q.rest, D) if local is not None else None
             t_g, e_g = est if est is not None else (h_t, h_err)
             e_g = max(e_g, floor)
-            on = min(h_q.onsets.values()) if h_q.onsets else None
+            on = h_q.first_onset()
             if on is not None and abs(on[0] - t_g) <= 2 * math.hypot(e_g, on[1]):
                 w1, w2 = 1 / e_g ** 2, 1 / max(on[1], 0.0005) ** 2
                 t_g, e_g = (t_g * w1 + on[0] * w2) / (w1 + w2), math.sqrt(1 / (w1 + w2))
