@@ -1461,6 +1461,20 @@ def test_a_ball_rolling_into_a_corner_pocket_along_a_rail_does_not_touch_that_ra
     assert all(abs(t - w) <= 0.05 for (_, t), (_, w) in zip(cushions, want))
 
 
+def test_a_ball_passing_a_jaw_into_a_pocket_with_no_bounce_seen_touched_no_cushion():
+    # Seed 7011 (pooltool): the 3 comes off the foot and right cushions and drops into the left
+    # side pocket. Its centre passes 10 mm (~5 sigmas) from the jaw at the mouth and it is seen
+    # twice more, on the line it came in on, before it vanishes: there is no line after to show a
+    # bounce, and a "contact" with the left cushion was recorded 36 ms before the pocket.
+    rec, fps, truth = _replay("clean-pot-seed7011.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert [[e["ball"], e["pocket"]] for e in shot["events"] if e["type"] == "pocket"] == [p[:2] for p in truth["pocketed"]]
+    cushions = [(e["rail"], shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "3"]
+    want = truth["cushions_of_3"]
+    assert [r for r, _ in cushions] == [r for r, _ in want], cushions
+    assert all(abs(t - w) <= 1 / fps for (_, t), (_, w) in zip(cushions, want))
+
+
 def test_a_ball_that_crept_past_a_side_pockets_centre_and_vanished_dropped_though_a_ghost_follows():
     # Seed 13012 (pooltool): the cue ball creeps into the right side pocket's mouth, past the
     # mouth's centre on the nose line (its last sightings head deeper in, not toward that point),
