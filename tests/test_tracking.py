@@ -1475,6 +1475,27 @@ def test_a_ball_passing_a_jaw_into_a_pocket_with_no_bounce_seen_touched_no_cushi
     assert all(abs(t - w) <= 1 / fps for (_, t), (_, w) in zip(cushions, want))
 
 
+def test_a_slow_ball_that_stops_short_of_a_cushion_did_not_touch_it():
+    # Seed 7015 (pooltool): the 9, knocked on by the cue ball and the 15, rolls at 60 mm/s toward
+    # the foot cushion and stops 5 mm from it, its centre seen to 0.7 mm. The line in "reached"
+    # the rail within its own wide sigmas and bent as the ball stopped: a foot-cushion contact
+    # was recorded. The samples around the bend never came within noise of the nose.
+    rec, fps, truth = _replay("short-of-rail-seed7015.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert truth["cushions_of_9"] == []
+    assert [e for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "9"] == []
+
+
+def test_a_ball_flying_off_the_table_over_a_rail_did_not_touch_its_cushion():
+    # Seed 8010 (pooltool): the 5, hit by the cue ball, leaves the table over the left rail. Its
+    # centre, seen beyond the nose, averaged within a radius of it for a few frames on the way
+    # out: a slow touch of the left cushion was recorded beside the ball off the table.
+    rec, fps, truth = _replay("over-rail-seed8010.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert [e["ball"] for e in shot["events"] if e["type"] == "off_table"] == truth["off_table"] == ["5"]
+    assert [e for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "5"] == truth["cushions_of_5"] == []
+
+
 def test_a_ball_that_crept_past_a_side_pockets_centre_and_vanished_dropped_though_a_ghost_follows():
     # Seed 13012 (pooltool): the cue ball creeps into the right side pocket's mouth, past the
     # mouth's centre on the nose line (its last sightings head deeper in, not toward that point),
