@@ -1380,11 +1380,13 @@ def _short_of_rail(p: Path, table: Table, rail: str, t_c: float, dt: float, v_in
     (3 sigmas) and the travel of a frame toward or away from it (the nearest sample to a
     bounce is at most half a frame from it): the ball turned short of the cushion (a swerve, a
     slow ball stopping a few millimetres off it) and touched nothing. Seed 7015: the 9, at
-    60 mm/s, stops 5 mm from the foot cushion (sigma 0.7 mm); seed 7017: the 10 runs 7-9 mm off
-    the left cushion, curving away from it. Not near a pocket, where the jaws' faces are known
-    less well (seed 13015's 4 bounced off a jaw 8 mm from ours)."""
+    60 mm/s, stops 5 mm from the foot cushion (sigma 0.7 mm). Not near a pocket, where the
+    jaws' faces are known less well (seed 13015's 4 bounced off a jaw 8 mm from ours)."""
     near = np.abs(p.t - t_c) <= 2.5 * dt
-    if np.count_nonzero(near) < 2 or table.nearest_pocket(p.at(t_c) if p.at(t_c) is not None else p.xy[near][0], 200.0):
+    if np.count_nonzero(near) < 2:
+        return False
+    here = p.at(t_c)
+    if table.nearest_pocket(here if here is not None else p.xy[near][0], 200.0):
         return False
     gap = float(np.min(table.cushion_gap(p.xy[near], rail)))
     return gap > 3.0 * float(np.median(p.s[near])) + max(v_in, v_out, 0.0) * dt + 2.0
@@ -1560,7 +1562,7 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
 
 
 def _over_rail(p: Path, gap: np.ndarray, t: float, within: float = 0.2) -> bool:
-    """The centre went a radius's fifth past the cushion's nose (and its noise) within `within`
+    """The centre went 6 mm and 3 sigmas past the cushion's nose within `within`
     of t: no ball on the bed is there, so the ball was in the air over the rail, leaving the
     table, not settling against the cushion. Seed 8010: the 5, off the table, was said to touch
     the left cushion as it flew over it."""
