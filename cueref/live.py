@@ -198,6 +198,9 @@ class LiveReferee:
         header["video"] = self.source.source
         self.referee: Referee = self.files.load(header)
         self.done = threading.Event()
+        from vision import rimfit
+
+        rimfit.warm()  # before the camera starts: its queue would drop the first frames while it loads
 
     # The processing thread.
     def run(self) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cueref.observation import Observation
+from vision import rimfit
 from vision.calibrate import Calibration
 from vision.crops import cut
 from vision.identify import Identifier
@@ -116,6 +117,7 @@ class BallDetector:
         # A square, not a disc: OpenCV dilates by a rectangle in two cheap 1-D passes (a tenth of
         # the time), and a slightly larger region costs little.
         self._grow = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * rg + 1, 2 * rg + 1))
+        rimfit.warm()  # now, not at the first ball followed
         self.reset()
 
     def reset(self) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import rimfit
 from vision.calibrate import Calibration
 
 
@@ -93,8 +94,7 @@ class Locator:
         hs = int(np.ceil(1.3 * self.r))
         oy, ox = np.mgrid[-hs:hs + 1, -hs:hs + 1]
         self._off = (oy.ravel(), ox.ravel())
-        n = 48
-        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        ang = np.linspace(0, 2 * np.pi, rimfit.RAYS, endpoint=False)
         self._dirs = np.stack([np.cos(ang), np.sin(ang)], 1)
         self._ss = np.arange(0.55 * self.r_full, 1.45 * self.r_full, 0.25)
 
@@ -421,66 +421,21 @@ class Locator:
         return (p - np.array(self.roi[:2], float) - self._c0) / self._step
 
     def rim_fit(self, bgr: np.ndarray, pts: np.ndarray, agreeing: bool = False):
-        """Fit each ball's rim (all candidates at once): along rays from the centre estimate, the
-        sharpest change of colour near the known radius; each ray's edge fixes the centre along
-        that ray, and the centre is their least-squares solution with the rays that disagree (a
-        neighbour's rim, a shadow) dropped. Robust inside a tight rack, where the blob of balls has
-        no single centre. `agreeing`: also return, for each, the share of its rays that agree
-        and the median ray's colour change at its edge (per 0.25 px, grey levels: empty cloth
-        2-3, a sharp ball 10-35, a blurred one 4-6; both 0 where the fit failed and the estimate
-        is kept)."""
-        pts = np.asarray(pts, float)
-        N = len(pts)
-        if N == 0:
+        """Fit each ball's rim (all candidates at once, `rimfit.fit`): along rays from the centre
+        estimate, the sharpest change of colour near the known radius; each ray's edge fixes the
+        centre along that ray, and the centre is their least-squares solution with the rays that
+        disagree (a neighbour's rim, a shadow) dropped. Robust inside a tight rack, where the blob
+        of balls has no single centre. `agreeing`: also return, for each, the share of its rays
+        that agree and the median ray's colour change at its edge (per 0.25 px, grey levels:
+        empty cloth 2-3, a sharp ball 10-35, a blurred one 4-6; both 0 where the fit failed and
+        the estimate is kept)."""
+        pts = np.ascontiguousarray(pts, dtype=float).reshape(-1, 2)
+        if len(pts) == 0:
             return (pts, np.zeros(0), np.zeros(0)) if agreeing else pts
-        r, dirs, ss = self.r_full, self._dirs, self._ss
-        n = len(dirs)
-        xs = (pts[:, 0, None, None] + dirs[None, :, 0:1] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
-        ys = (pts[:, 1, None, None] + dirs[None, :, 1:2] * ss[None, None, :]).reshape(N * n, -1).astype(np.float32)
-        prof = cv2.remap(bgr, xs, ys, cv2.INTER_LINEAR).astype(np.float32)  # (N*n, len(ss), 3)
-        dp = prof[:, 1:] - prof[:, :-1]
-        g = np.sqrt(np.einsum("ijk,ijk->ij", dp, dp))  # colour change per step
-        g = cv2.GaussianBlur(g, (0, 0), sigmaX=1.0, sigmaY=0.01)
-        k = np.argmax(g, axis=1)
-        s_edge = ((ss[k] + ss[np.minimum(k + 1, len(ss) - 1)]) / 2).reshape(N, n)
-        strength = g[np.arange(N * n), k].reshape(N, n)
-        # (Each ball's median ray strength, once: np.median's checks cost more than its partition.)
-        half = (n - 1) // 2, n // 2
-        part = np.partition(strength, half, axis=1)
-        edge = (part[:, half[0]] + part[:, half[1]]) / 2
-        keep = strength > 0.3 * edge[:, None]
-        # Each ray: dir . c = dir . (p + dir * s_edge) - r  (a line the centre c lies on).
-        b = (dirs[None] * pts[:, None, :]).sum(axis=2) + s_edge - r  # (N, n)
-        c = pts.copy()
-        valid = np.ones(N, bool)
-        for _ in range(3):
-            valid &= keep.sum(axis=1) >= 8
-            wk = keep.astype(float)
-            M = np.einsum("ni,ij,ik->njk", wk, dirs, dirs)  # (N, 2, 2)
-            v = np.einsum("ni,ni,ij->nj", wk, b, dirs)
-            det = M[:, 0, 0] * M[:, 1, 1] - M[:, 0, 1] * M[:, 1, 0]
-            good = valid & (np.abs(det) > 1e-6)
-            det = np.where(good, det, 1.0)
-            cx = (M[:, 1, 1] * v[:, 0] - M[:, 0, 1] * v[:, 1]) / det
-            cy = (M[:, 0, 0] * v[:, 1] - M[:, 1, 0] * v[:, 0]) / det
-            c = np.where(good[:, None], np.stack([cx, cy], 1), pts)
-            res = (dirs[None] * c[:, None, :]).sum(axis=2) - b
-            ares = np.abs(res)
-            srt = np.sort(np.where(keep, ares, np.inf), axis=1)
-            cnt = keep.sum(axis=1)
-            lo, hi = np.maximum((cnt - 1) // 2, 0), np.maximum(cnt // 2, 0)
-            med = np.where(cnt > 0, (srt[np.arange(N), lo] + srt[np.arange(N), hi]) / 2, 0.0)
-            new_keep = keep & (ares < np.maximum(1.0, 2.5 * med)[:, None])
-            if (new_keep == keep).all():
-                break
-            keep = new_keep
-        valid &= keep.sum(axis=1) >= 8
-        far = np.hypot(*(c - pts).T) > 0.5 * r  # not a ball's rim: keep the blob estimate
-        out = np.where((valid & ~far)[:, None], c, pts)
-        if not agreeing:
-            return out
-        ok = valid & ~far
-        return out, np.where(ok, keep.sum(axis=1), 0) / n, np.where(ok, edge, 0.0)
+        if bgr.dtype != np.uint8 or bgr.ndim != 3 or bgr.shape[2] != 3:
+            raise ValueError(f"rim fit: a BGR picture of bytes is needed, not {bgr.dtype} {bgr.shape}")
+        out, share, edge = rimfit.fit(bgr, pts, self._dirs, self._ss, self.r_full, rimfit.KERNEL)
+        return (out, share, edge) if agreeing else out
 
 
 def _components(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
