@@ -6,16 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
+from cueref.table import Table
 from vision import rimfit
-
-pytest.importorskip("pooltool", reason="the synth extra is not installed (scripts/install-synth.sh)")
-
-from cueref.table import Table  # noqa: E402
-from synth.clip import random_camera  # noqa: E402
-from synth.render import BallDraw, Look, Renderer  # noqa: E402
-from vision.calibrate import auto  # noqa: E402
-from vision.detect import BallDetector  # noqa: E402
-from vision.locate import Locator  # noqa: E402
+from vision.calibrate import auto
+from vision.detect import BallDetector
+from vision.locate import Locator
 
 T = Table()
 
@@ -39,6 +34,10 @@ def test_sampling_is_opencvs_bilinear_remap_to_the_grey_level():
 def table_scene():
     """A rendered 1080p frame: lone balls, a frozen pair, a ball rolling fast (blurred), and the
     renderer that knows where each one is."""
+    pytest.importorskip("pooltool", reason="the synth extra is not installed (scripts/install-synth.sh)")
+    from synth.clip import random_camera
+    from synth.render import BallDraw, Look, Renderer
+
     rng = np.random.default_rng(11)
     cam = random_camera(rng, T, 1920, 1080)
     rend = Renderer(T, cam, Look.random(rng), seed=11)
