@@ -23,10 +23,8 @@ def test_sampling_is_opencvs_bilinear_remap_to_the_grey_level():
     ys = rng.uniform(-3, 43, 3000).astype(np.float32)
     want = cv2.remap(img, xs[None], ys[None], cv2.INTER_LINEAR)[0]
     got = np.empty((3000, 3))
-    out = np.empty(3)
     for i, (x, y) in enumerate(zip(xs, ys)):
-        rimfit._sample(img, float(x), float(y), out)
-        got[i] = out
+        rimfit._sample(img, float(x), float(y), got, i)
     assert np.array_equal(got, want.astype(float))
 
 

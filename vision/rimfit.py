@@ -37,10 +37,22 @@ KERNEL = _gaussian9()
 
 # cache=True: compiled once per machine (into __pycache__ beside this file, or numba's user cache
 # where that is read-only), not per run; nogil: the detector's thread lets the others run meanwhile.
-@numba.njit(cache=True, nogil=True)
-def _sample(img, x, y, out):
-    """Bilinear sample of the 3 channels at (x, y), as OpenCV's remap (see the module)."""
+@numba.njit(cache=True, nogil=True, inline="always")
+def _sample(img, x, y, out, row):
+    """Bilinear sample of the 3 channels at (x, y) into out[row], as OpenCV's remap (see the
+    module)."""
     h, w = img.shape[0], img.shape[1]
+    if 0.0 <= x < w - 1 and 0.0 <= y < h - 1:  # inside: the four pixels there
+        x0, y0 = int(x), int(y)  # (floors: not negative)
+        fx, fy = x - x0, y - y0
+        w00, w01 = (1.0 - fx) * (1.0 - fy), fx * (1.0 - fy)
+        w10, w11 = (1.0 - fx) * fy, fx * fy
+        for c in range(3):
+            v = (w00 * img[y0, x0, c] + w01 * img[y0, x0 + 1, c]
+                 + w10 * img[y0 + 1, x0, c] + w11 * img[y0 + 1, x0 + 1, c])
+            out[row, c] = int(v + 0.5)  # (rounds: not negative)
+        return
+    # At or past the picture's edge: the pixels outside are black.
     x0, y0 = int(math.floor(x)), int(math.floor(y))
     fx, fy = x - x0, y - y0
     for c in range(3):
@@ -57,7 +69,7 @@ def _sample(img, x, y, out):
                     continue
                 acc += wx * wy * img[yy, xx, c]
         v = math.floor(acc + 0.5)
-        out[c] = 255.0 if v > 255.0 else v
+        out[row, c] = 255.0 if v > 255.0 else v
 
 
 @numba.njit(cache=True, nogil=True)
@@ -80,7 +92,6 @@ def fit(img, pts, dirs, ss, r, kernel):
     prof = np.empty((m, 3))
     g = np.empty(m - 1, np.float32)
     gb = np.empty(m - 1, np.float32)
-    px = np.empty(3)
     s_edge = np.empty(n)
     strength = np.empty(n)
     keep = np.empty(n, np.bool_)
@@ -88,27 +99,13 @@ def fit(img, pts, dirs, ss, r, kernel):
     b = np.empty(n)
     ares = np.empty(n)
     half = kernel.shape[0] // 2
-    h, w = img.shape[0], img.shape[1]
     for i in range(N):
         p0, p1 = pts[i, 0], pts[i, 1]
         for j in range(n):
             d0, d1 = dirs[j, 0], dirs[j, 1]
             for s in range(m):
                 # (float32 positions, as the maps handed to remap were)
-                x = np.float64(np.float32(p0 + d0 * ss[s]))
-                y = np.float64(np.float32(p1 + d1 * ss[s]))
-                if 0.0 <= x and x < w - 1 and 0.0 <= y and y < h - 1:
-                    x0, y0 = int(x), int(y)  # (floors: not negative)
-                    fx, fy = x - x0, y - y0
-                    w00, w01 = (1.0 - fx) * (1.0 - fy), fx * (1.0 - fy)
-                    w10, w11 = (1.0 - fx) * fy, fx * fy
-                    for c in range(3):
-                        v = (w00 * img[y0, x0, c] + w01 * img[y0, x0 + 1, c]
-                             + w10 * img[y0 + 1, x0, c] + w11 * img[y0 + 1, x0 + 1, c])
-                        prof[s, c] = int(v + 0.5)  # (rounds: not negative)
-                else:  # at the picture's edge
-                    _sample(img, x, y, px)
-                    prof[s, 0], prof[s, 1], prof[s, 2] = px[0], px[1], px[2]
+                _sample(img, np.float64(np.float32(p0 + d0 * ss[s])), np.float64(np.float32(p1 + d1 * ss[s])), prof, s)
             for s in range(m - 1):
                 a0 = prof[s + 1, 0] - prof[s, 0]
                 a1 = prof[s + 1, 1] - prof[s, 1]
