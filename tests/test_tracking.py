@@ -35,6 +35,53 @@ def test_the_filter_bounces_a_coasting_ball_off_the_cushion_and_slows_it():
     assert abs(vx) < 2000.0  # the cushion and the cloth took speed
 
 
+def test_the_line_fit_is_weighted_least_squares_with_its_covariance():
+    # Against the textbook solution (numpy's lstsq on the weighted design matrix): the position
+    # at t_ref, the velocity, and (a, v)'s covariance, inflated by the scatter when the samples
+    # do not lie on a line.
+    rng = np.random.default_rng(5)
+    for n in (2, 3, 5, 9):
+        ts = np.sort(rng.uniform(0.0, 0.15, n))
+        xy = np.stack([800.0 + 2500.0 * ts, 400.0 - 900.0 * ts], 1) + rng.normal(0, 1.5, (n, 2))
+        s = rng.uniform(0.1, 3.0, n)  # below 0.3 mm counts as 0.3
+        t_ref = float(ts[-1])
+        fit = fit_line(ts, xy, s, t_ref)
+        w = 1.0 / np.maximum(s, 0.3) ** 2
+        A = np.stack([np.ones(n), ts - t_ref], 1) * np.sqrt(w)[:, None]
+        coef, *_ = np.linalg.lstsq(A, xy * np.sqrt(w)[:, None], rcond=None)
+        cov = np.linalg.inv(A.T @ A)
+        chi2 = float(np.sum((xy * np.sqrt(w)[:, None] - A @ coef) ** 2)) / max(2 * n - 4, 1)
+        assert np.allclose(fit.a, coef[0], atol=1e-6) and np.allclose(fit.v, coef[1], atol=1e-4)
+        assert np.allclose(fit.cov, cov * max(1.0, chi2), rtol=1e-9)
+    # Noise-free samples give the line itself; one time, or one sample, gives no line.
+    ts = np.array([0.0, 0.02, 0.05])
+    exact = fit_line(ts, np.stack([100.0 + 2000.0 * ts, 50.0 + 10.0 * ts], 1), np.full(3, 0.5), 0.02)
+    assert np.allclose(exact.pos(0.05), [200.0, 50.5]) and np.allclose(exact.v, [2000.0, 10.0])
+    assert fit_line(np.full(3, 0.1), np.zeros((3, 2)), np.ones(3), 0.1) is None
+    assert fit_line(np.array([0.1]), np.zeros((1, 2)), np.ones(1), 0.1) is None
+
+
+def test_the_filter_update_is_the_kalman_update():
+    # One predict and update against the equations written out: x' = x + K(z - Hx),
+    # K = P H^T (H P H^T + R)^-1, with the filter's constant-velocity F and Q.
+    f = BallFilter((1000.0, 600.0), 2.0, T, velocity=(1500.0, -300.0), velocity_sigma=400.0)
+    x0, P0 = f.kf.x.copy(), f.kf.P.copy()
+    dt = 1.0 / FPS
+    f.predict(dt)
+    F, Q = f.kf.F, f.kf.Q
+    assert np.allclose(F, [[1, 0, dt, 0], [0, 1, 0, dt], [0, 0, 1, 0], [0, 0, 0, 1]])
+    xp = F @ x0
+    speed = math.hypot(xp[2], xp[3])
+    xp[2:] *= 1.0 - 150.0 * dt / speed  # the cloth's rolling deceleration
+    Pp = F @ P0 @ F.T + Q
+    z, sigma = np.array([1026.0, 594.0]), 0.8
+    f.update(z, sigma)
+    H, R = np.eye(2, 4), np.eye(2) * sigma ** 2
+    K = Pp @ H.T @ np.linalg.inv(H @ Pp @ H.T + R)
+    assert np.allclose(f.kf.x, xp + K @ (z - H @ xp))
+    assert np.allclose(f.kf.P, (np.eye(4) - K @ H) @ Pp)
+
+
 def _obs(frame, name, xy, sigma=0.5, p=0.97):
     return Observation(frame, frame / FPS, name, {name: p} if name != "unknown" else {}, (math.nan, math.nan),
                        (float(xy[0]), float(xy[1])), sigma)

@@ -8,6 +8,7 @@ predicted path through a cushion nose is reflected back onto the bed.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from filterpy.common import Q_discrete_white_noise
@@ -26,6 +27,7 @@ class BallFilter:
         kf.x = np.array([xy[0], xy[1], velocity[0], velocity[1]], float)
         kf.P = np.diag([sigma_mm ** 2, sigma_mm ** 2, velocity_sigma ** 2, velocity_sigma ** 2])
         kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
+        kf.inv = _inv2  # filterpy's hook for the inverse of S (2 x 2 here)
         self.kf = kf
         self.table = table
         self._dt = None
@@ -45,9 +47,7 @@ class BallFilter:
         if dt <= 0:
             return
         if dt != self._dt:
-            self.kf.F = np.array([[1, 0, dt, 0], [0, 1, 0, dt], [0, 0, 1, 0], [0, 0, 0, 1]], float)
-            self.kf.Q = Q_discrete_white_noise(dim=2, dt=dt, var=ACCEL_NOISE ** 2, block_size=2,
-                                               order_by_dim=False)
+            self.kf.F, self.kf.Q = _motion(round(dt, 9))
             self._dt = dt
         self.kf.predict()
         x = self.kf.x
@@ -68,3 +68,22 @@ class BallFilter:
 
     def update(self, xy, sigma_mm: float) -> None:
         self.kf.update(np.asarray(xy, float), R=np.eye(2) * sigma_mm ** 2)
+
+
+@lru_cache(maxsize=64)
+def _motion(dt: float) -> tuple[np.ndarray, np.ndarray]:
+    """The constant-velocity transition and its process noise over `dt` (rounded to the
+    nanosecond: successive frames' media times differ by the same interval but for the last
+    bits, and each distinct value would cost a new Q). Shared by every filter, read-only."""
+    F = np.array([[1, 0, dt, 0], [0, 1, 0, dt], [0, 0, 1, 0], [0, 0, 0, 1]], float)
+    Q = Q_discrete_white_noise(dim=2, dt=dt, var=ACCEL_NOISE ** 2, block_size=2, order_by_dim=False)
+    F.setflags(write=False)
+    Q.setflags(write=False)
+    return F, Q
+
+
+def _inv2(S: np.ndarray) -> np.ndarray:
+    """The inverse of a 2 x 2 matrix in closed form (numpy's general path costs ten times more)."""
+    a, b, c, d = S[0, 0], S[0, 1], S[1, 0], S[1, 1]
+    det = a * d - b * c
+    return np.array([[d, -b], [-c, a]]) / det

@@ -135,12 +135,14 @@ class _Identities:
 
     def __init__(self, tracks: list[Track], obs: list[Observation]):
         self.tracks = tracks
-        labels = [tr.label() for tr in tracks]
-        share = np.array([s for _, s in labels])
-        self.n_votes = np.array([tr.n_votes for tr in tracks])
+        # Each track's `label()`, for all of them in one array operation.
+        self.votes = np.array([tr.votes for tr in tracks]).reshape(len(tracks), len(NAMES))
+        self.n_votes = np.array([tr.n_votes for tr in tracks], int)
+        best = self.votes.argmax(axis=1)
+        share = self.votes[np.arange(len(tracks)), best] / np.maximum(self.n_votes, 1)
+        share[(self.n_votes == 0) | (self.votes.sum(axis=1) <= 0)] = 0.0  # no name
         counted = self.n_votes >= CONFIRM_VOTES
-        self.name = np.array([_INDEX[n] if n is not None else -1 for n, _ in labels])
-        self.name[~(counted & (share > NAMED_SHARE))] = -1
+        self.name = np.where(counted & (share > NAMED_SHARE), best, -1)
         self.unsure = counted & (share <= NAMED_SHARE)
         self.ball = np.array([_INDEX.get(o.ball, -1) for o in obs])
         self.p = np.array([o.probs.get(o.ball, 0.0) for o in obs])
@@ -165,7 +167,7 @@ class _Identities:
         rows = np.flatnonzero(self.unsure)
         cols = np.flatnonzero((self.ball >= 0) & (self.p >= FOREIGN_P))
         if len(rows) and len(cols):
-            votes = np.array([self.tracks[i].votes for i in rows])[:, self.ball[cols]]
+            votes = self.votes[np.ix_(rows, self.ball[cols])]
             out[np.ix_(rows, cols)] = votes < FOREIGN_SHARE * self.n_votes[rows, None]
         return out
 
