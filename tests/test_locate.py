@@ -80,3 +80,38 @@ def test_locator_separates_frozen_balls_in_a_rack(game, seed, size):
         errs_mm.append(float(np.hypot(*(cal.to_table(px[j:j + 1])[0] - (x, y)))))
     assert np.median(errs) <= 1.0 and max(errs) <= 2.0, errs
     assert max(errs_mm) <= 4.0, errs_mm  # with the automatic calibration's own error (~1 mm)
+
+
+def test_a_search_box_scores_its_inner_part_as_the_whole_image_does():
+    # A change's box is scored only inside the brightness level's reach (`Locator._inner`): those
+    # pixels must get the values that scoring the whole bed gives them, and a search of
+    # the changed region must find that ball where the whole search does.
+    img, rend, pos = racked_frame("nine-ball", 11)
+    cal = auto(img, T)
+    loc = Locator(cal)
+    whole = loc.candidates(img)
+    full = loc.difference(loc._small(img))
+    (u, v), _ = rend.ball_pixel(pos["cue"], T.R)
+    cx, cy = np.rint(loc._to_small(np.array([u, v]))).astype(int)
+    region = np.zeros((loc.size[1], loc.size[0]), np.uint8)
+    q = int(np.ceil(1.3 * loc.r))
+    region[cy - q:cy + q + 1, cx - q:cx + q + 1] = 1
+    (box,) = loc.search_boxes(region)
+    inner = loc._inner(box)
+    assert inner != box and (inner[2] - inner[0]) * (inner[3] - inner[1]) < 0.7 * (box[2] - box[0]) * (box[3] - box[1])
+    part = loc.difference(loc._small(img, box), box, inner)
+    assert part.shape == (inner[3] - inner[1], inner[2] - inner[0])
+    c = loc.big // 2  # from here in, the level's window lies inside the box
+    x0, y0, x1, y1 = box
+    whole_box = loc.difference(loc._small(img, box), box)  # the box scored whole, as before `_inner`
+    at = np.s_[y0 + c - inner[1]:y1 - c - inner[1], x0 + c - inner[0]:x1 - c - inner[0]]
+    # The same values to float32 rounding (OpenCV's vector loops split rows of other widths
+    # differently; measured up to 7e-6 on scores of 0-200), against the box and the whole bed.
+    assert np.allclose(part[at], whole_box[c:-c, c:-c], rtol=0, atol=1e-4)
+    assert np.allclose(part[at], full[y0 + c:y1 - c, x0 + c:x1 - c], rtol=0, atol=1e-4)
+    # Without the level's window inside the box, a change would show: the test can tell.
+    assert not np.allclose(whole_box[:c, :c], full[y0:y0 + c, x0:x0 + c], rtol=0, atol=1e-4)
+    found = loc.candidates(img, region=region)
+    assert len(found) == 1
+    best = min(whole, key=lambda k: np.hypot(k.px[0] - u, k.px[1] - v))
+    assert np.allclose(found[0].px, best.px, atol=1e-9)
