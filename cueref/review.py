@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cueref.keyframes import CueCrops
-from cueref.pipeline import REVIEW_RING, MediaError, Observer, decoded, observed_threaded, video_info
+from cueref.pipeline import (REVIEW_RING, MediaError, Observer, ReconstructorProcess, decoded, observed_threaded,
+                             video_info)
 from cueref.records import new_header
 from cueref.referee import GameFiles, Referee
 from cueref.table import Table
@@ -53,8 +54,6 @@ def review(video: Path, game: str, table: Table, out: Path, players=("A", "B"), 
     `progress(stage, done, total)` of the frames."""
     import time
 
-    from tracking.shots import ShotReconstructor
-
     fps, count = video_info(video)
     files = GameFiles(out)
     header = new_header(game, table, players=players, breaker=breaker)
@@ -68,7 +67,7 @@ def review(video: Path, game: str, table: Table, out: Path, players=("A", "B"), 
     observer = Observer(table, game=game, calibration=calibration, head=head)
     (out / "keyframes").mkdir(exist_ok=True)
     prior = sum(1 for e in ref.entries if e.get("kind") == "shot")
-    recon = ShotReconstructor(table, fps, video=video.name, prior_shots=prior)
+    recon = ReconstructorProcess(table, fps, video=video.name, prior_shots=prior)
     crops = None
     t_start = time.perf_counter()
     t = start / fps
@@ -89,21 +88,21 @@ def review(video: Path, game: str, table: Table, out: Path, players=("A", "B"), 
             for c in calls if on_call is not None else ():
                 on_call(c)
 
-    try:
-        for k, t, obs, img in observed_threaded(decoded(video, start, stop, ring=REVIEW_RING), observer):
-            if crops is None:
-                crops = CueCrops(observer.ball_radius_px, fps)
-                if not cal_file.exists():
-                    observer.cal.save(cal_file)
-            crops.add(k, img, obs)
-            take(recon.push(k, t, obs))
-            result.frames += 1
-            if progress is not None and count:
-                progress("review", k + 1, count)
-    except MediaError as e:
-        result.error = str(e)
-    if stop is None or result.error:
-        take(recon.finish(t))
+    with recon:
+        try:
+            for k, t, obs, img in observed_threaded(decoded(video, start, stop, ring=REVIEW_RING), observer):
+                if crops is None:
+                    crops = CueCrops(observer.ball_radius_px, fps)
+                    if not cal_file.exists():
+                        observer.cal.save(cal_file)
+                crops.add(k, img, obs)
+                take(recon.push(k, t, obs))
+                result.frames += 1
+                if progress is not None and count:
+                    progress("review", k + 1, count)
+        except MediaError as e:
+            result.error = str(e)
+        take(recon.finish(t) if stop is None or result.error else recon.drain())
     result.seconds = time.perf_counter() - t_start
     if "html" in formats:
         from cueref.report import write_report

@@ -979,9 +979,19 @@ def _replay(name: str):
     """A generated game's observations as the benchmark made them (`tests/data/NAME`: one label
     each, the probability `p`, the centre's sigma: the file's, or each row's own) through the
     shot reconstructor: (the reconstructor, its fps, the file's truth)."""
-    import pathlib
-
     from tracking.shots import ShotReconstructor
+
+    fps, frames, truth = _fixture(name)
+    rec = ShotReconstructor(T, fps)
+    for k in sorted(frames):
+        rec.push(k, k / fps, frames[k])
+    rec.finish(max(frames) / fps)
+    return rec, fps, truth
+
+
+def _fixture(name: str):
+    """`tests/data/NAME`'s (fps, {frame: observations}, truth)."""
+    import pathlib
 
     data = json.loads((pathlib.Path(__file__).parent / "data" / name).read_text())
     fps = data["fps"]
@@ -990,11 +1000,36 @@ def _replay(name: str):
     for k, ball, x, y, *sigma in data[key]:
         frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
                                                     sigma[0] if sigma else data["sigma_mm"]))
-    rec = ShotReconstructor(T, fps)
-    for k in sorted(frames):
-        rec.push(k, k / fps, frames[k])
-    rec.finish(max(frames) / fps)
-    return rec, fps, data["truth"]
+    return fps, frames, data["truth"]
+
+
+def test_the_reconstructor_in_a_process_of_its_own_gives_the_same_records():
+    # The review tracks in a process of its own (cueref/pipeline.py): the same records as the
+    # reconstructor in this process, in the same order, whether the last frames are drained
+    # (an interrupted review) or finished (the end of the video); an error there is raised here.
+    from cueref.pipeline import ReconstructorProcess
+    from tracking.shots import ShotReconstructor
+
+    for name in ("clean-pot-seed7011.json", "hard-break-seed12005.json"):
+        fps, frames, truth = _fixture(name)
+        here = ShotReconstructor(T, fps)
+        with ReconstructorProcess(T, fps) as there:
+            a, b = [], []
+            for k in sorted(frames):
+                a += here.push(k, k / fps, frames[k])
+                b += there.push(k, k / fps, frames[k])
+            assert b == a[:len(b)]  # what has come back so far, in order
+            b += there.drain()
+            assert b == a
+            a += here.finish(max(frames) / fps)
+            b += there.finish(max(frames) / fps)
+        assert b == a and any(r["kind"] == "shot" for r in a)
+        assert any(r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps for r in a)  # the fixture's strike
+    with ReconstructorProcess(T, 60.0) as there:
+        there.push(5, 5 / 60, [])
+        with pytest.raises(ValueError, match="frame 4: media time"):
+            there.push(4, 4 / 60, [])  # out of order: the tracker's own error
+            there.drain()
 
 
 def _replay_first_contact(name: str):
