@@ -134,7 +134,6 @@ class _Identities:
     observation's label with its probability, as indices into NAMES (-1: none)."""
 
     def __init__(self, tracks: list[Track], obs: list[Observation]):
-        self.tracks = tracks
         # Each track's `label()`, for all of them in one array operation.
         self.votes = np.array([tr.votes for tr in tracks]).reshape(len(tracks), len(NAMES))
         self.n_votes = np.array([tr.n_votes for tr in tracks], int)
@@ -163,7 +162,7 @@ class _Identities:
         seen as (under `FOREIGN_SHARE` of its votes). (Not for a named track: its own first
         blurred sample after a strike may be named wrong, and the identity term weighs that;
         refusing it cost seed 10016's break its cue ball's start.)"""
-        out = np.zeros((len(self.tracks), len(self.ball)), bool)
+        out = np.zeros((len(self.name), len(self.ball)), bool)
         rows = np.flatnonzero(self.unsure)
         cols = np.flatnonzero((self.ball >= 0) & (self.p >= FOREIGN_P))
         if len(rows) and len(cols):
