@@ -234,6 +234,7 @@ class ReconstructorProcess:
         self._batch: list = []
         self._waiting = 0  # messages sent and not yet answered
         self._ready: list[dict] = []
+        self._answered = False  # whether the process has answered at all
 
     def push(self, frame: int, t: float, observations) -> list[dict]:
         self._batch.append((frame, t, observations))
@@ -275,20 +276,34 @@ class ReconstructorProcess:
         self.close()
 
     def _send(self, msg) -> None:
-        self._conn.send(msg)
+        try:
+            self._conn.send(msg)
+        except OSError:  # the process is gone (a broken pipe)
+            raise self._ended() from None
         self._waiting += 1
 
     def _collect(self, block: bool) -> None:
         while self._waiting and (block or self._conn.poll()):
             try:
                 kind, value = self._conn.recv()
-            except EOFError:
-                raise RuntimeError(f"the tracking process ended unexpectedly (exit code {self._proc.exitcode})") from None
+            except (EOFError, OSError):  # ended, or reset by a process that died
+                raise self._ended() from None
+            self._answered = True
             self._waiting -= 1
             if kind == "error":
                 self._waiting = 0
                 raise value
             self._ready.extend(value)
+
+    def _ended(self) -> RuntimeError:
+        self._proc.join(1)
+        why = f"the tracking process ended unexpectedly (exit code {self._proc.exitcode})"
+        if not self._answered:
+            # Most likely it never started: Python's spawn imports the main script again in the
+            # new process, and a script that reviews at its top level starts another review there.
+            why += ("; it may not have started: a script that runs a review must do it under "
+                    "`if __name__ == \"__main__\":`")
+        return RuntimeError(why)
 
     def _take(self) -> list[dict]:
         out, self._ready = self._ready, []

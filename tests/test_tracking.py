@@ -3,6 +3,8 @@ physics that made them — events, first contacts, pockets, positions and, throu
 the rulings. Observations come from synth/observe.py (the detector's kinds of error, seeded)."""
 import json
 import math
+import os
+import pathlib
 import subprocess
 import sys
 
@@ -991,8 +993,6 @@ def _replay(name: str):
 
 def _fixture(name: str):
     """`tests/data/NAME`'s (fps, {frame: observations}, truth)."""
-    import pathlib
-
     data = json.loads((pathlib.Path(__file__).parent / "data" / name).read_text())
     fps = data["fps"]
     frames: dict[int, list] = {}
@@ -1031,6 +1031,42 @@ def test_the_reconstructor_in_a_process_of_its_own_gives_the_same_records():
             there.push(4, 4 / 60, [])  # out of order: the tracker's own error
             there.drain()
 
+
+
+def test_a_tracking_process_that_cannot_start_is_said_in_words(tmp_path):
+    # Python's spawn imports the main script again in the new process: a script that starts
+    # the reconstructor at its top level, with no `if __name__ == "__main__":`, kills it there.
+    # The review's side says so, not a bare "connection reset".
+    script = tmp_path / "unguarded.py"
+    script.write_text("import sys\n"
+                      f"sys.path.insert(0, {str(pathlib.Path(__file__).resolve().parents[1])!r})\n"
+                      "from cueref.pipeline import ReconstructorProcess\n"
+                      "from cueref.table import Table\n"
+                      "with ReconstructorProcess(Table(), 60.0) as p:\n"
+                      "    for k in range(400):\n"
+                      "        p.push(k, k / 60, [])\n"
+                      "    p.drain()\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: the tracking process ended unexpectedly (exit code 1)"), r.stderr[-2000:]
+    assert 'if __name__ == "__main__":' in last
+
+
+def test_a_review_process_starts_no_blas_threads():
+    # cueref sets OPENBLAS_NUM_THREADS=1 before numpy loads (cueref/__init__.py): its stages are
+    # the parallelism, and OpenBLAS's idle threads spin on the cores they share. Linux: the
+    # threads are counted in /proc.
+    if not pathlib.Path("/proc/self/task").exists():
+        pytest.skip("no /proc")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    count = "import os, numpy, scipy.linalg; numpy.ones((64, 64)) @ numpy.ones((64, 64)); print(len(os.listdir('/proc/self/task')))"
+    plain = subprocess.run([sys.executable, "-c", count], capture_output=True, text=True, env=env, check=True)
+    ours = subprocess.run([sys.executable, "-c", "import cueref; " + count], capture_output=True, text=True, env=env,
+                          check=True, cwd=pathlib.Path(__file__).resolve().parents[1])
+    assert int(ours.stdout) == 1
+    if (os.cpu_count() or 1) > 1:
+        assert int(plain.stdout) > 1  # (the check can fail: without it, OpenBLAS does start its threads)
 
 def _replay_first_contact(name: str):
     """A replayed fixture's shot, checked against the truth's strike (within two frames), first
