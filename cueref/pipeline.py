@@ -208,6 +208,23 @@ def observed_threaded(frames, observer: Observer, depth: int = DETECT_DEPTH):
         cv2.setNumThreads(before)
 
 
+def _tracking_context():
+    """Where `ReconstructorProcess` starts its process. Not forked from the review's process: the
+    decoder's and the detector's threads may be running already. Forked from a fork server
+    instead, started once per process with the tracker's modules imported (numpy, scipy's
+    assignment, filterpy: about 0.7 s, 1.1 s of CPU with the interpreter's start), so that a
+    process that reviews video after video pays that once, and each tracking process is ready in
+    a few milliseconds and exits without an interpreter's teardown. Spawned where there is no
+    fork server (Windows)."""
+    import multiprocessing as mp
+
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["tracking.shots"])  # (not the main script, as by default)
+    return ctx
+
+
 class ReconstructorProcess:
     """A `tracking.shots.ShotReconstructor` in a process of its own, for a review: tracking and
     event extraction are pure Python, and in the review's process they take turns for the GIL
@@ -222,10 +239,7 @@ class ReconstructorProcess:
     BATCH = 8
 
     def __init__(self, table, fps: float, video: str | None = None, prior_shots: int = 0):
-        import multiprocessing as mp
-
-        # Spawned, not forked: the decoder's and the detector's threads may be running already.
-        ctx = mp.get_context("spawn")
+        ctx = _tracking_context()
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_reconstruct, args=(child, table, fps, video, prior_shots),
                                  name="cueref-tracking", daemon=True)
@@ -299,8 +313,8 @@ class ReconstructorProcess:
         self._proc.join(1)
         why = f"the tracking process ended unexpectedly (exit code {self._proc.exitcode})"
         if not self._answered:
-            # Most likely it never started: Python's spawn imports the main script again in the
-            # new process, and a script that reviews at its top level starts another review there.
+            # Most likely it never started: a new process imports the main script again (spawn,
+            # forkserver), and a script that reviews at its top level starts another review there.
             why += ("; it may not have started: a script that runs a review must do it under "
                     "`if __name__ == \"__main__\":`")
         return RuntimeError(why)

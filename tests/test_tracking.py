@@ -1034,7 +1034,7 @@ def test_the_reconstructor_in_a_process_of_its_own_gives_the_same_records():
 
 
 def test_a_tracking_process_that_cannot_start_is_said_in_words(tmp_path):
-    # Python's spawn imports the main script again in the new process: a script that starts
+    # Python's spawn and forkserver import the main script again in the new process: one that starts
     # the reconstructor at its top level, with no `if __name__ == "__main__":`, kills it there.
     # The review's side says so, not a bare "connection reset".
     script = tmp_path / "unguarded.py"
