@@ -1032,10 +1032,9 @@ def test_the_reconstructor_in_a_process_of_its_own_gives_the_same_records():
             there.drain()
 
 
-
 def test_a_tracking_process_that_cannot_start_is_said_in_words(tmp_path):
-    # Python's spawn and forkserver import the main script again in the new process: one that starts
-    # the reconstructor at its top level, with no `if __name__ == "__main__":`, kills it there.
+    # Python's spawn and forkserver import the main script again in a new process: a script that
+    # starts the reconstructor at its top level, with no `if __name__ == "__main__":`, kills it there.
     # The review's side says so, not a bare "connection reset".
     script = tmp_path / "unguarded.py"
     script.write_text("import sys\n"
@@ -1066,7 +1065,8 @@ def test_a_review_process_starts_no_blas_threads():
                           check=True, cwd=pathlib.Path(__file__).resolve().parents[1])
     assert int(ours.stdout) == 1
     if (os.cpu_count() or 1) > 1:
-        assert int(plain.stdout) > 1  # (the check can fail: without it, OpenBLAS does start its threads)
+        assert int(plain.stdout) > 1  # the control: without cueref's setting the threads are there
+
 
 def _replay_first_contact(name: str):
     """A replayed fixture's shot, checked against the truth's strike (within two frames), first
