@@ -1306,21 +1306,31 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
     return sorted((t, e) for t, e, _ in out)
 
 
+def _fits_around(p: Path, q: Path, t: float, dt: float, frames: float):
+    """Both balls' line fits over `frames` before t (and the blurred frame at it) and after it,
+    and the unit line of centres at t (from q to p): (fp, fq, gp, gq, n), or None where a fit is
+    missing or the centres meet."""
+    fp, fq = p.fit_before(t, dt, frames + 0.6), q.fit_before(t, dt, frames + 0.6)
+    gp, gq = p.fit_after(t, dt, frames), q.fit_after(t, dt, frames)
+    if fp is None or fq is None or gp is None or gq is None:
+        return None
+    n = fp.pos(t) - fq.pos(t)
+    d = float(np.hypot(*n))
+    if d < 1e-6:
+        return None
+    return fp, fq, gp, gq, n / d
+
+
 def _blow(p: Path, q: Path, t: float, dt: float, frames: float = 4.0) -> float:
     """The blow two moving balls gave each other at t, in units of its noise: the change of
     each one's velocity along the line of centres, away from the other. Between equal balls the
     impulse lies on that line and is the same on both, so the two changes add up; the rolling
     slowdown, spin and a near miss do not push the balls apart. (A kiss that changes each ball's
     velocity by 250 mm/s is 2-3 sigmas of either ball's |dv| alone; summed along the line, ~5.)"""
-    fp, fq = p.fit_before(t, dt, frames + 0.6), q.fit_before(t, dt, frames + 0.6)
-    gp, gq = p.fit_after(t, dt, frames), q.fit_after(t, dt, frames)
-    if fp is None or fq is None or gp is None or gq is None:
+    around = _fits_around(p, q, t, dt, frames)
+    if around is None:
         return 0.0
-    n = fp.pos(t) - fq.pos(t)
-    d = float(np.hypot(*n))
-    if d < 1e-6:
-        return 0.0
-    n = n / d
+    fp, fq, gp, gq, n = around
     j = float((gp.v - fp.v) @ n) - float((gq.v - fq.v) @ n)
     noise = math.sqrt(fp.cov[1, 1] + fq.cov[1, 1] + gp.cov[1, 1] + gq.cov[1, 1]) + BLOW_FLOOR_MM_S
     return j / noise
@@ -1333,16 +1343,10 @@ def _kiss(p: Path, q: Path, t: float, dt: float) -> float:
     the smaller push at least KISS_LIKE of the larger. On 60 simulated games (the development
     seeds) the kisses this passes and the four-frame blow does not were 30 of the truth's
     collisions and 4 that were not."""
-    fr = KISS_FRAMES
-    fp, fq = p.fit_before(t, dt, fr + 0.6), q.fit_before(t, dt, fr + 0.6)
-    gp, gq = p.fit_after(t, dt, fr), q.fit_after(t, dt, fr)
-    if fp is None or fq is None or gp is None or gq is None:
+    around = _fits_around(p, q, t, dt, KISS_FRAMES)
+    if around is None:
         return 0.0
-    n = fp.pos(t) - fq.pos(t)
-    d = float(np.hypot(*n))
-    if d < 1e-6:
-        return 0.0
-    n = n / d
+    fp, fq, gp, gq, n = around
     jp, jq = float((gp.v - fp.v) @ n), -float((gq.v - fq.v) @ n)
     closing, parting = -float((fp.v - fq.v) @ n), float((gp.v - gq.v) @ n)
     if min(jp, jq) <= KISS_LIKE * max(jp, jq) or closing < KISS_CLOSING_MM_S or parting <= 0.0:
