@@ -342,7 +342,7 @@ def _train(args) -> int:
             import shutil
             shutil.rmtree(data)
         counts = crops.build(data, range(args.seed, args.seed + args.clips), frames_per_seed=args.frames,
-                             progress=Progress())
+                             moving_per_shot=args.moving, progress=Progress())
         print(json.dumps({"crops": counts}), file=sys.stderr)
     try:
         meta = train.train(data, args.out, epochs=args.epochs, seed=args.seed, workdir=args.workdir,
@@ -598,7 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
                                     "ultralytics classifier on the CPU, export ONNX with its card data to models/.")
     tr.add_argument("--data", type=Path, help="an existing classification dataset instead of rendering one")
     tr.add_argument("--clips", type=int, default=80, help="synthetic clips to cut crops from")
-    tr.add_argument("--frames", type=int, default=10, help="frames per clip")
+    tr.add_argument("--frames", type=int, default=10, help="frames per clip, spread over its shots")
+    tr.add_argument("--moving", type=int, default=0,
+                    help="frames per shot in its first half second, cropping the moving (blurred) balls only, "
+                         "with half the clips at 30 fps and every crop at its streak's middle (0: the shipped "
+                         "model's recipe; see models/README.md)")
     tr.add_argument("--epochs", type=_positive, default=40)
     tr.add_argument("--seed", type=int, default=2000, help="first clip seed (held-out evaluation uses others)")
     tr.add_argument("--base", default="yolov8n-cls.yaml",

@@ -402,13 +402,22 @@ class Scene:
         names = ["cue"] + [str(n) for n in range(1, 16)] + ["left", "right"]
         self._orient = _Orient(names, rng)
         self._last = {b: None for b in names}
+        self.drawn: list[BallDraw] = []  # the balls of the last frame
 
     def frame(self, T: float) -> tuple[np.ndarray, np.ndarray, dict]:
         balls, cues = _scene_at(self.tl, T, self.fps, self._orient, self._last)
         img, occ = self.renderer.render(balls, cues[0] if cues else None)
         for extra in cues[1:]:
             self.renderer._cue(img, occ, extra, True)
+        self.drawn = balls
         return img, occ, _truth(self.renderer, balls, occ)
+
+    def streaks(self) -> dict[str, np.ndarray]:
+        """Per ball of the last frame, the pixel centres of its exposure's sub-frame samples
+        (one row for a ball at rest): a moving ball is a streak whose middle, not the truth's
+        end-of-exposure centre, is where a locator finds it."""
+        return {b.name: np.array([self.renderer.ball_pixel(xy, b.h)[0] for xy in (b.blur or [b.xy])])
+                for b in self.drawn}
 
 
 def render(tl: Timeline, out_dir: Path, *, resolution: str = "1080p", fps: int = 60, seed: int = 0,

@@ -197,6 +197,32 @@ def test_rendered_centres_land_where_the_camera_projects_them():
         assert math.hypot(cx - c[0], cy - c[1]) < 0.5  # its centre where the camera projects it
 
 
+def test_a_moving_balls_streak_is_its_travel_over_one_exposure_ending_at_the_truth():
+    from synth.clip import Scene
+
+    tl = play("nine-ball", 1, 9601)
+    seg = tl.segments[0]
+    for fps in (60, 30):
+        scene = Scene(tl, 1280, 720, 9601, fps)
+        t = seg.t0 + 0.1
+        _, _, truth = scene.frame(t)
+        streaks = scene.streaks()
+        assert set(streaks) == set(truth)
+        cue = seg.sim.tracks["cue"]
+        tau = t - seg.t0
+        travel_mm = math.hypot(*np.subtract(cue.at(tau), cue.at(tau - 1.0 / fps)))
+        st = streaks["cue"]
+        assert travel_mm > 30.0 and len(st) >= 2  # moving: a streak, not a point
+        c, r = scene.renderer.ball_pixel(cue.at(tau), T.R)
+        assert np.hypot(*(st[0] - truth["cue"][:2])) < 0.02  # it ends where the truth's centre is
+        # It spans the exposure (one frame) but the last sub-sample's share of it.
+        length_mm = math.hypot(*np.subtract(st[0], st[-1])) * T.R / r
+        assert length_mm == pytest.approx(travel_mm * (len(st) - 1) / len(st), rel=0.05)
+        resting = [b for b, tr in seg.sim.tracks.items() if b != "cue" and math.hypot(
+            *np.subtract(tr.at(tau), tr.at(max(tau - 1.0 / fps, 0.0)))) < 1.0]
+        assert resting and all(len(streaks[b]) == 1 for b in resting)
+
+
 def test_the_committed_sample_is_self_consistent():
     truth = json.loads((SAMPLE / "truth.json").read_text())
     cam = Camera.from_dict(truth["camera"])

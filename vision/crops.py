@@ -37,9 +37,23 @@ def cut(img: np.ndarray, u: float, v: float, r: float) -> np.ndarray | None:
     return cv2.warpAffine(img, M, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
 
 
-def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int = 5, negatives_per_frame: int = 4,
-          resolutions=((1920, 1080), (1280, 720)), progress=None) -> dict[str, int]:
-    """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val."""
+def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_shot: int = 0, val_every: int = 5,
+          negatives_per_frame: int = 4, resolutions=((1920, 1080), (1280, 720)), rates=(60, 30),
+          progress=None) -> dict[str, int]:
+    """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val.
+
+    Each clip gives `frames_per_seed` frames spread over its three shots (mostly balls at rest)
+    and `moving_per_shot` frames in each shot's first half second, of which only the moving
+    balls are cropped: a fast ball is a streak, its colour thinned by the cloth showing through
+    (a yellow 1 rolling at 2 m/s at 30 fps reads as the cue ball to a classifier that saw only
+    sharp balls), cropped at the streak's middle as the locator finds it. Clips alternate the
+    resolutions and, every other pair, the frame `rates` (the exposure: a 30 fps frame's streak
+    is twice a 60 fps one's). `negatives_per_frame` "none" crops a frame (twice that in the moving
+    frames) at the locator's candidates off every ball's streak.
+
+    `moving_per_shot=0` is the shipped model's recipe (models/README.md): frames spread over the
+    shots only, at the first rate, each ball cropped at the truth's centre (the end of its
+    exposure); the streaks, the other rates and the moving frames come with `moving_per_shot`."""
     from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import Scene, play
@@ -54,19 +68,26 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int
         game = str(rng.choice(GAMES))
         tl = play(game, 3, seed)
         w, h = resolutions[k % len(resolutions)]
-        scene = Scene(tl, w, h, seed)
+        streaked = moving_per_shot > 0
+        rates_here = rates if streaked else rates[:1]
+        fps = rates_here[(k // len(resolutions)) % len(rates_here)]
+        scene = Scene(tl, w, h, seed, fps)
         start, end = tl.segments[0].t0 - 1.0, tl.segments[-1].end
+        spread = [(float(t), False) for t in np.linspace(start, end, frames_per_seed)]
+        moving = [(float(s.t0 + u), True) for s in tl.segments for u in rng.uniform(0.03, 0.5, moving_per_shot)]
         loc = None
-        for j, t in enumerate(np.linspace(start, end, frames_per_seed)):
-            img, _, truth = scene.frame(float(t))
+        for j, (t, only_moving) in enumerate(sorted(spread + moving)):
+            img, _, truth = scene.frame(t)
+            streaks = scene.streaks() if streaked else {b: np.array([v[:2]]) for b, v in truth.items()}
             centres = []
             for b, (u, v, x, y, hgt, vis) in truth.items():
                 r = scene.renderer.ball_pixel((x, y), hgt)[1]
-                centres.append(((u, v), r))
-                if b not in CLASSES or vis < 0.8:
+                centres.append((streaks[b], r))
+                if b not in CLASSES or vis < 0.8 or (only_moving and len(streaks[b]) < 2):
                     continue
+                c = streaks[b].mean(axis=0)
                 jitter = rng.normal(0, 0.15 * r, 2)  # the locator is not exact: train for it
-                crop = cut(img, u + jitter[0], v + jitter[1], r * rng.uniform(0.93, 1.07))
+                crop = cut(img, c[0] + jitter[0], c[1] + jitter[1], r * rng.uniform(0.93, 1.07))
                 if crop is not None:
                     _save(root, split, b, f"s{seed}_f{j}_{b}", crop, counts)
             if loc is None:
@@ -75,9 +96,12 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int
                 except CalibrationError:
                     loc = False
             if loc:
+                # Not "none": a candidate anywhere along a ball's streak (a blurred ball's parts).
                 stray = [cnd for cnd in loc.candidates(img)
-                         if all(np.hypot(cnd.px[0] - c[0], cnd.px[1] - c[1]) > 0.7 * r for c, r in centres)]
-                for i in rng.permutation(len(stray))[:negatives_per_frame]:
+                         if all(streak_gap(cnd.px, s) > 0.7 * r for s, r in centres)]
+                # Twice as many in the moving frames: the arm, the bridge hand and the cue stick
+                # are there, as long as a streak and as bright as a blurred cue ball.
+                for i in rng.permutation(len(stray))[:negatives_per_frame * (2 if only_moving else 1)]:
                     cnd = stray[i]
                     crop = cut(img, cnd.px[0], cnd.px[1], cnd.radius_px)
                     if crop is not None:
@@ -85,6 +109,15 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, val_every: int
         if progress:
             progress("crops", k + 1, len(seeds))
     return counts
+
+
+def streak_gap(p: tuple[float, float], streak: np.ndarray) -> float:
+    """Pixels from `p` to a streak (its samples joined by segments; one row: a point)."""
+    from cueref.table import segment_distances
+
+    if len(streak) == 1:
+        return float(np.hypot(*(np.asarray(p, float) - streak[0])))
+    return float(segment_distances(p, streak[:-1], streak[1:]).min())
 
 
 def _save(root: Path, split: str, cls: str, name: str, crop: np.ndarray, counts: dict) -> None:
