@@ -213,7 +213,7 @@ def test_a_moving_balls_streak_is_its_travel_over_one_exposure_ending_at_the_tru
         travel_mm = math.hypot(*np.subtract(cue.at(tau), cue.at(tau - 1.0 / fps)))
         st = streaks["cue"]
         assert travel_mm > 30.0 and len(st) >= 2  # moving: a streak, not a point
-        c, r = scene.renderer.ball_pixel(cue.at(tau), T.R)
+        r = scene.renderer.ball_pixel(cue.at(tau), T.R)[1]
         assert np.hypot(*(st[0] - truth["cue"][:2])) < 0.02  # it ends where the truth's centre is
         # It spans the exposure (one frame) but the last sub-sample's share of it.
         length_mm = math.hypot(*np.subtract(st[0], st[-1])) * T.R / r

@@ -62,14 +62,14 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_sho
 
     T = Table()
     counts: dict[str, int] = {}
+    streaked = moving_per_shot > 0
+    rates_here = rates if streaked else rates[:1]
     for k, seed in enumerate(seeds):
         split = "val" if k % val_every == val_every - 1 else "train"
         rng = np.random.default_rng(seed)
         game = str(rng.choice(GAMES))
         tl = play(game, 3, seed)
         w, h = resolutions[k % len(resolutions)]
-        streaked = moving_per_shot > 0
-        rates_here = rates if streaked else rates[:1]
         fps = rates_here[(k // len(resolutions)) % len(rates_here)]
         scene = Scene(tl, w, h, seed, fps)
         start, end = tl.segments[0].t0 - 1.0, tl.segments[-1].end
