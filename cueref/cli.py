@@ -389,10 +389,11 @@ def _bench(args) -> int:
         seed = args.seed if args.seed is not None else tbench.HELD_OUT
         if args.ranges > 1:
             result = tbench.run_ranges(args.ranges, clips=args.clips, shots=args.shots, source=args.source,
-                                       seed=seed, jobs=args.jobs, progress=lambda i, n: progress("ranges", i, n))
+                                       seed=seed, jobs=args.jobs, fps=args.fps,
+                                       progress=lambda i, n: progress("ranges", i, n))
             print(tbench.ranges_table(result))
         else:
-            result = tbench.run(clips=args.clips, shots=args.shots, source=args.source, seed=seed,
+            result = tbench.run(clips=args.clips, shots=args.shots, source=args.source, seed=seed, fps=args.fps,
                                 progress=lambda i, n: progress("games", i, n))
             print(tbench.table(result))
     elif args.target in ("review", "live"):
@@ -622,6 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="track: observations from the simulated detector, exact ones, or rendered frames "
                         "through the real detector (slow)")
     b.add_argument("--shots", type=int, default=8, help="track: shots per game")
+    b.add_argument("--fps", type=int, default=60, choices=[30, 60],
+                   help="track: the camera's frame rate (the floors are set at 60; a stream is often 30)")
     b.add_argument("--clips", type=int, default=6, help="vision: held-out clips")
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--seed", type=int, help="track: the first game's seed (default 7000; the events were "

@@ -126,19 +126,19 @@ def table(r: dict) -> str:
 
 
 def _one_range(job: tuple) -> dict:
-    clips, shots, source, seed = job
-    return run(clips=clips, shots=shots, source=source, seed=seed)
+    clips, shots, source, seed, fps = job
+    return run(clips=clips, shots=shots, source=source, seed=seed, fps=fps)
 
 
 def run_ranges(ranges: int, clips: int = 20, shots: int = 8, source: str = "sim", seed: int = HELD_OUT,
-               jobs: int = 1, progress=None) -> dict:
+               jobs: int = 1, progress=None, fps: int = 60) -> dict:
     """`run` over `ranges` seed ranges (seed, seed + 1000, ...), `jobs` at a time in processes of
     their own: each range's result and the counts summed over them. A change to the events is
     judged on many ranges at once: one range's figures move by a contact or two either way."""
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     seeds = [seed + 1000 * i for i in range(ranges)]
-    todo = [(clips, shots, source, s) for s in seeds]
+    todo = [(clips, shots, source, s, fps) for s in seeds]
     results = []
     if jobs <= 1:
         for i, job in enumerate(todo):
@@ -161,7 +161,7 @@ def run_ranges(ranges: int, clips: int = 20, shots: int = 8, source: str = "sim"
             "rulings_agree": total(lambda r: r["rulings_agree"])}
     for t in ("collision", "cushion"):
         sums[t] = total(lambda r, t=t: r["events"][t])
-    return {"benchmark": "track-ranges", "source": source, "clips": clips, "shots_per_clip": shots,
+    return {"benchmark": "track-ranges", "source": source, "clips": clips, "shots_per_clip": shots, "fps": fps,
             "seeds": seeds, "ranges": results, "total": sums}
 
 
@@ -174,7 +174,7 @@ def ranges_table(r: dict) -> str:
     def rp(e):
         return f"{pct(e['recall'])} / {pct(e['precision'])}"
 
-    lines = [f"source {r['source']}, {r['clips']} games of {r['shots_per_clip']} shots per range",
+    lines = [f"source {r['source']}, {r['clips']} games of {r['shots_per_clip']} shots per range at {r.get('fps', 60)} fps",
              f"{'seeds':>12} {'first contact':>14} {'pockets':>8} {'collisions R/P':>15} {'cushions R/P':>15}"
              f" {'rulings each':>13} {'chained':>8}   (collisions and cushions without breaks, %)"]
     for s, x in zip(r["seeds"], r["ranges"]):
