@@ -26,7 +26,7 @@ from tracking.kalman import BallFilter
 
 NAMES = ["cue"] + [str(n) for n in range(1, 16)]
 _INDEX = {n: i for i, n in enumerate(NAMES)}
-GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame
+GATE_MM = 90.0  # a ball hit at ~4 m/s moves ~70 mm in one 60 fps frame (scaled with the frame's length)
 START_GATE_MM = 200.0
 STREAK_DIAMETERS = 1.05  # an unnamed detection this near a named one is its streak (see _one_per_ball)
 REST_MATCH_MM = 10.0  # ... unless a ball rests this near it
@@ -205,6 +205,12 @@ class Tracker:
         self.table = table
         self.fps = fps
         self.lag = centroid_lag_frames / fps
+        # A moving ball's gate allows for its motion changing within a frame (GATE_MM: a 60 fps
+        # frame's worth); a longer frame allows more. (The resting ball's START_GATE_MM is not
+        # scaled: at 30 fps a resting track would take another ball's blurred sighting from
+        # 400 mm away, the sample clip's break. `cueref bench track --fps 30`, seeds 7000-7009:
+        # sightings under another ball's name 370 -> 18 ball-frames, rulings chained 88.4 -> 94.2 %.)
+        self.gate_mm = GATE_MM * 60.0 / fps
         self.tracks: list[Track] = []
         self._next = 0
         self.last_t: float | None = None
@@ -361,7 +367,7 @@ class Tracker:
                 return POCKET_GATE_MM  # gone in, or rattling in the jaws: not anywhere else
             # A collision may stop the ball dead: allow for its whole predicted step.
             step = float(np.hypot(*tr.filt.velocity)) / self.fps
-            return (GATE_MM + step + 3.0 * tr.filt.position_sigma()
+            return (self.gate_mm + step + 3.0 * tr.filt.position_sigma()
                     + 4000.0 * max(unseen - 1.5 / self.fps, 0.0))
         # A resting ball may be struck: a break sends the cue ball 10 m/s (170 mm a frame).
         return START_GATE_MM
