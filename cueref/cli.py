@@ -346,7 +346,7 @@ def _train(args) -> int:
         print(json.dumps({"crops": counts}), file=sys.stderr)
     try:
         meta = train.train(data, args.out, epochs=args.epochs, seed=args.seed, workdir=args.workdir,
-                           base=args.base)
+                           base=args.base, name=args.name)
     except ImportError as e:
         print(f"cueref train: needs torch and ultralytics (the train extra: {e.name} is missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -609,6 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--base", default="yolov8n-cls.yaml",
                     help="architecture .yaml (from scratch) or a .pt to fine-tune, e.g. models/ball-classifier.pt")
     tr.add_argument("--out", type=Path, default=Path("models"))
+    tr.add_argument("--name", default="ball-classifier",
+                    help="the model's file name in --out (ball-classifier-blurred: the blurred balls' "
+                         "classifier, trained with --moving 4; see models/README.md)")
     tr.add_argument("--workdir", type=Path, default=Path("out/train"))
     tr.set_defaults(func=_train)
 

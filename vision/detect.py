@@ -14,7 +14,7 @@ from cueref.observation import Observation
 from vision import rimfit
 from vision.calibrate import Calibration
 from vision.crops import cut
-from vision.identify import Identifier
+from vision.identify import Identifier, blurred_identifier
 from vision.locate import Locator
 
 SURE = 0.5  # below this probability a ball is reported as "unknown"
@@ -85,8 +85,11 @@ class BallDetector:
     CARRY = 0.25  # radii: how far from where its motion puts it a ball may be found and keep its name
 
     def __init__(self, cal: Calibration, identifier: Identifier | None = None, game: str | None = None,
-                 temporal: bool = True):
-        """`game` restricts the names to that game's balls (nine-ball has no 10)."""
+                 temporal: bool = True, blurred: Identifier | bool = True):
+        """`game` restricts the names to that game's balls (nine-ball has no 10). `blurred`: the
+        classifier asked again about a ball whose rim is blurred (`SHARP`), instead of
+        `identifier`'s answer; True: the shipped one (`identify.BLURRED_MODEL`) if there is one,
+        False: none."""
         import cv2  # noqa: PLC0415
 
         from vision.crops import HALF, SIZE  # noqa: PLC0415
@@ -94,6 +97,7 @@ class BallDetector:
         self.cal = cal
         self.locator = Locator(cal)
         self.ident = identifier or Identifier()
+        self.blurred = blurred_identifier() if blurred is True else (blurred or None)
         self.temporal = temporal
         allowed = None
         if game is not None:
@@ -128,9 +132,14 @@ class BallDetector:
         self._said = None  # (the entries' probability arrays, their names and probabilities) last reported
         self._lost = 0  # frames left searching every wide plateau (a ball was lost)
 
-    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
-        """The classifier's probabilities for the crops, over this game's balls only."""
-        asked = self.ident.probabilities(crops) * self.mask
+    def _classify(self, crops: list[np.ndarray], model: Identifier | None = None) -> np.ndarray:
+        """The classifier's (`model`'s: by default the detector's own) probabilities for the
+        crops, over this game's balls only (in the order of the detector's own classes)."""
+        model = model or self.ident
+        asked = model.probabilities(crops)
+        if model is not self.ident:
+            asked = model.reordered(asked, self.ident.classes)
+        asked = asked * self.mask
         return asked / np.maximum(asked.sum(axis=1, keepdims=True), 1e-9)
 
     def _at_pocket(self, pts: np.ndarray) -> np.ndarray:
@@ -399,7 +408,19 @@ class BallDetector:
             return []
         fit = sel[~clustered[sel] & ~early[sel]]
         if len(fit):
-            pts[fit] = loc.rim_fit(img, pts[fit])
+            pts[fit], share, edge = loc.rim_fit(img, pts[fit], agreeing=True)
+            # A ball whose rim is soft (`SHARP`) is a streak, which the default classifier never
+            # saw in training (at 30 fps it read the sample clip's fast yellow 1 as the cue ball):
+            # asked again of the classifier trained on streaks, whose answer stands. (Only the
+            # balls: of a long streak the locator finds two or three parts, which the default
+            # classifier turns down and the streaks' one would name, each a ball.)
+            asked = dict(zip(idx, crops))
+            soft = [i for i, sh, ed in zip(fit, share, edge) if sh > 0 and ed < self.SHARP and i in asked]
+            if soft and self.blurred is not None:
+                probs[soft] = self._classify([asked[i] for i in soft], self.blurred)
+                sel = sel[probs[sel].argmax(axis=1) != none]
+                if not len(sel):
+                    return []
         kept = [(float(pts[i, 0]), float(pts[i, 1])) for i in sel]
         mms = self.cal.to_table(kept)
         out = []

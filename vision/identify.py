@@ -7,6 +7,7 @@ exported to ONNX and shipped in models/ with its model card. Its input is the cr
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,9 @@ import numpy as np
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODELS / "ball-classifier.onnx"
+# Asked only about blurred balls (vision/detect.py): trained with motion streaks at 60 and 30 fps
+# (`cueref train --moving 4`), which the default model never saw (models/README.md).
+BLURRED_MODEL = MODELS / "ball-classifier-blurred.onnx"
 
 
 class ModelMissing(RuntimeError):
@@ -51,5 +55,21 @@ class Identifier:
             out = e / e.sum(axis=1, keepdims=True)
         return out
 
+    def reordered(self, probs: np.ndarray, classes: list[str]) -> np.ndarray:
+        """`probs` (N, this model's classes) over `classes` instead (0 for a class it lacks)."""
+        out = np.zeros((len(probs), len(classes)), np.float32)
+        mine = {c: j for j, c in enumerate(self.classes)}
+        for i, c in enumerate(classes):
+            if c in mine:
+                out[:, i] = probs[:, mine[c]]
+        return out
+
     def label(self, probs: np.ndarray) -> list[str]:
         return [self.classes[i] for i in probs.argmax(axis=1)]
+
+
+@lru_cache(maxsize=4)
+def blurred_identifier(path: Path = BLURRED_MODEL) -> Identifier | None:
+    """The blurred balls' classifier (one session per process, shared by every detector), or None
+    when it is not there: the detector then asks the default model about every ball."""
+    return Identifier(path) if Path(path).exists() else None

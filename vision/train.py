@@ -47,11 +47,11 @@ def train(data: Path, out: Path = MODELS, *, epochs: int = 40, imgsz: int = 32, 
     # pretrained=False makes ultralytics reset every layer after loading the weights: right for a
     # .yaml (nothing to download), but a .pt to fine-tune from must keep its weights.
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, device="cpu", amp=False,
-                plots=False, seed=seed, deterministic=True, project=str(workdir), name="run", exist_ok=True,
+                plots=False, seed=seed, deterministic=True, project=str(workdir.resolve()), name="run", exist_ok=True,
                 pretrained=str(base).endswith(".pt"), verbose=False, fliplr=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3,
                 erasing=0.0)
     metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", plots=False, verbose=False,
-                        project=str(workdir), name="val", exist_ok=True)
+                        project=str(workdir.resolve()), name="val", exist_ok=True)
     top1 = float(metrics.top1)
     onnx = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False))
     out.mkdir(parents=True, exist_ok=True)
