@@ -240,6 +240,17 @@ class Tracker:
             P = np.array([tr.xy[-1] if self._in_jaws(tr, t) else tr.position() for tr in live])
             O = np.array([o.mm for o in obs])
             d = np.hypot(P[:, None, 0] - O[None, :, 0], P[:, None, 1] - O[None, :, 1])
+            ids = _Identities(live, obs)
+            # A resting track whose last sighting left its rest (one more and it starts, `_assign`)
+            # may be a ball struck or first seen rolling: its next sighting is as far again on
+            # (at 30 fps a ball at 3.5 m/s is 240 mm from its first sighting by the third, past
+            # the start gate). Led on only to a sighting unnamed or named as itself: in a
+            # break, a rack ball's first step, led on, reaches other balls' sightings.
+            for i, tr in enumerate(live):
+                if not tr.moving and tr._pending == 1 and tr.last_frame == frame - 1:
+                    ahead = 2.0 * np.asarray(tr.xy[-1]) - tr.anchor
+                    own = (ids.ball < 0) | (ids.ball == ids.name[i]) | (len(tr.t) == 2)
+                    d[i] = np.where(own, np.minimum(d[i], np.hypot(ahead[0] - O[:, 0], ahead[1] - O[:, 1])), d[i])
             gate = np.array([self._gate(tr, t) for tr in live])
             cost = (d / 30.0) ** 2
             # A resting ball may leave fast (the break: 170 mm in a frame): beyond 45 mm its
@@ -247,7 +258,6 @@ class Tracker:
             resting = np.array([not tr.moving for tr in live])
             far = resting[:, None] & (d > 45.0)
             cost[far] = 2.25 + (d[far] - 45.0) / 25.0
-            ids = _Identities(live, obs)
             cost += ids.cost()
             cost[d > gate[:, None]] = 1e6
             # A ball at rest does not leave fast and turn into another ball: beyond 45 mm a track
