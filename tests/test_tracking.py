@@ -890,9 +890,9 @@ def test_cueref_track_reads_observations_and_writes_a_game_log(tmp_path):
 
 
 def test_the_sample_clip_end_to_end_video_to_records_against_its_truth():
-    # The README's front door: the bundled 720p30 clip through vision and tracking. What it must
-    # get right today (the README says what it does not): every lag and shot found, both lags
-    # ruled as the physics was, and the scratches' pockets.
+    # The README's front door: the bundled 720p30 clip through vision and tracking: every lag
+    # and shot found, both lags ruled as the physics was, every first contact, the scratches'
+    # pockets, and no ball disturbed that the physics did not disturb.
     from pathlib import Path
 
     sample = Path(__file__).resolve().parents[1] / "datasets" / "sample"
@@ -917,12 +917,11 @@ def test_the_sample_clip_end_to_end_video_to_records_against_its_truth():
         if any(e["type"] == "pocket" and e["ball"] == "cue" for e in t["events"]):
             assert pockets(ours[m[i]]) >= {p for p in pockets(t) if p[0] == "cue"}
     # The cue ball's first contacts as the truth's: the break (its cue ball unseen until it has
-    # met the 1), and shot 4's (a short approach, one frame long at 30 fps). Not yet shot 2's:
-    # a push out's thin hit on the 1 while the fast 1 is read as a second cue ball.
+    # met the 1), shot 2's thin hit on the 1 (the cue ball unseen from its strike to after the
+    # contact, the 1 a streak at 4.5 m/s) and shot 4's (a short approach, one frame long).
     shots = [i for i, t in enumerate(truth) if t["kind"] == "shot"]
     for i in shots:
-        if not truth[i].get("declared", {}).get("push_out"):
-            assert first_contact(ours[m[i]]) == first_contact(truth[i]), (truth[i]["t0"], first_contact(ours[m[i]]))
+        assert first_contact(ours[m[i]]) == first_contact(truth[i]), (truth[i]["t0"], first_contact(ours[m[i]]))
     # No ball is "disturbed" where the physics moved none without a contact (WPA 3.6): on the
     # break a rack ball starts a frame before the contact seen from two moving paths.
     for i, t in enumerate(truth):
