@@ -213,6 +213,25 @@ def test_a_fast_start_seen_as_a_streak_twice_stays_the_same_ball():
     assert np.hypot(*(cue[0].position() - (rest + (75.0, 18.0) + v * 9))) < 30.0
 
 
+def _cut(x_rest: float, x_one: float, y0: float, off: float, v0: float, t_s: float):
+    """A cue ball struck at `t_s` from (x_rest, y0) along +x at `v0` mm/s into the 1 at rest at
+    (x_one, y0 + off): ideal elastic stun contact. (rest, the 1, the cue ball's centre at
+    contact, the contact time, the 1's and the cue ball's velocities after it.)"""
+    D = T.ball_diameter_mm
+    rest, one = np.array([x_rest, y0]), np.array([x_one, y0 + off])
+    c = np.array([one[0] - math.sqrt(D * D - off ** 2), y0])
+    t_c = t_s + (c[0] - rest[0]) / v0
+    n = (one - c) / D
+    v_one = (v0 * n[0]) * n
+    return rest, one, c, t_c, v_one, np.array([v0, 0.0]) - v_one
+
+
+def _slowing(p0, v, tau: float, slow: float):
+    """Where a ball leaving p0 at v is after tau, slowing to rest exponentially (a stand-in for
+    the cloth)."""
+    return p0 + v * slow * (1.0 - math.exp(-tau / slow))
+
+
 def test_a_break_cue_ball_unseen_until_after_its_first_contact_still_names_and_times_it():
     # A cue ball struck at 10 m/s is a streak the detector does not take for a ball: it is seen at
     # rest, then only after it has met the 1 (10 mm off centre; ideal elastic stun contact, then
@@ -221,15 +240,9 @@ def test_a_break_cue_ball_unseen_until_after_its_first_contact_still_names_and_t
     # strike is when it vanished.
     from tracking.shots import ShotReconstructor
 
-    D, y0, t_s, v0, off = T.ball_diameter_mm, 635.0, 1.0, 10000.0, 10.0
-    rest, one = np.array([400.0, y0]), np.array([1800.0, y0 + off])
-    c = np.array([one[0] - math.sqrt(D * D - off ** 2), y0])  # the cue ball's centre at contact
-    t_c = t_s + (c[0] - rest[0]) / v0
-    n = (one - c) / D
-    v_one = (v0 * n[0]) * n
-    v_cue = np.array([v0, 0.0]) - v_one
-    def after(p0, v, tau, slow):  # slowing to rest exponentially (a stand-in for the cloth)
-        return p0 + v * slow * (1.0 - math.exp(-tau / slow))
+    t_s = 1.0
+    rest, one, c, t_c, v_one, v_cue = _cut(400.0, 1800.0, 635.0, 10.0, 10000.0, t_s)
+    after = _slowing
 
     rec = ShotReconstructor(T, FPS)
     rng = np.random.default_rng(8)
@@ -264,17 +277,9 @@ def test_at_30_fps_a_cue_ball_unseen_through_a_thin_hit_names_and_times_its_firs
     # followed back, finds the 1; the 1 is not "disturbed".
     from tracking.shots import ShotReconstructor
 
-    fps = 30.0
-    D, t_s, v0, off = T.ball_diameter_mm, 1.0, 6000.0, 40.0
-    rest, one = np.array([700.0, 400.0]), np.array([1500.0, 400.0 + off])
-    c = np.array([one[0] - math.sqrt(D * D - off ** 2), 400.0])  # the cue ball's centre at contact
-    t_c = t_s + (c[0] - rest[0]) / v0
-    n = (one - c) / D
-    v_one = (v0 * n[0]) * n
-    v_cue = np.array([v0, 0.0]) - v_one
-
-    def after(p0, v, tau, slow):  # slowing to rest exponentially (a stand-in for the cloth)
-        return p0 + v * slow * (1.0 - math.exp(-tau / slow))
+    fps, t_s = 30.0, 1.0
+    rest, one, c, t_c, v_one, v_cue = _cut(700.0, 1500.0, 400.0, 40.0, 6000.0, t_s)
+    after = _slowing
 
     rec = ShotReconstructor(T, fps)
     rng = np.random.default_rng(9)
