@@ -414,9 +414,11 @@ class BallDetector:
             # asked again of the classifier trained on streaks, whose answer stands. (Only the
             # balls: of a long streak the locator finds two or three parts, which the default
             # classifier turns down and the streaks' one would name, each a ball.)
-            asked = dict(zip(idx, crops))
-            soft = [i for i, sh, ed in zip(fit, share, edge) if sh > 0 and ed < self.SHARP and i in asked]
-            if soft and self.blurred is not None:
+            soft = [] if self.blurred is None else \
+                [i for i, sh, ed in zip(fit, share, edge) if sh > 0 and ed < self.SHARP]
+            asked = dict(zip(idx, crops)) if soft else {}
+            soft = [i for i in soft if i in asked]  # (not a carried name)
+            if soft:
                 probs[soft] = self._classify([asked[i] for i in soft], self.blurred)
                 sel = sel[probs[sel].argmax(axis=1) != none]
                 if not len(sel):
