@@ -402,3 +402,33 @@ def test_check_on_video_of_two_contacts_too_close_to_order_gives_the_benefit_of_
         assert abs(op["record"]["t0"] + e["t"] - true_t) <= e["t_err"] + 0.002  # the interval covers the truth
     assert len(op["benefit_of_the_doubt"]) == 1 and "cannot be told" in op["benefit_of_the_doubt"][0]
     assert (tmp_path / "ck" / "check.html").read_text().count("Benefit of the doubt") == 1
+
+
+def test_the_review_benchmark_compares_with_the_fastest_decoding_alone(monkeypatch):
+    """Issue 6's ratio is against what decoding alone achieves here: when a thread count other
+    than the review's decodes faster alone, that is the baseline, not the review's own."""
+    from types import SimpleNamespace
+
+    import cueref.bench as bench
+    import cueref.review as review_mod
+    from cueref.pipeline import DECODE_THREADS
+
+    counts = bench.thread_counts()
+    assert None in counts and DECODE_THREADS in counts and max(c for c in counts if c) > DECODE_THREADS
+    faster = 2 * DECODE_THREADS
+    speed = {None: 150.0, DECODE_THREADS: 200.0, faster: 250.0}
+    monkeypatch.setattr(bench, "decode_fps", lambda video, threads=None: (speed.get(threads, 100.0), 1000))
+    monkeypatch.setattr(bench, "video_info", lambda video: (60.0, 1000))
+
+    def fake_review(video, game, table, out):
+        time.sleep(0.1)
+        return SimpleNamespace(frames=10, referee=SimpleNamespace(calls=[1, 2]))
+
+    monkeypatch.setattr(review_mod, "review", fake_review)
+    r = bench.run_review(Path("v.mp4"), "nine-ball", None, repeats=2)
+    assert r["decode_threads_fastest"] == faster and r["decode_fps"] == 250.0
+    assert r["decode_fps_review_threads"] == 200.0
+    assert r["review_fps"] < 100.0  # (10 frames in 0.1 s and more)
+    assert r["ratio"] == pytest.approx(r["review_fps"] / 250.0, abs=0.002)  # not / 200
+    assert r["ratio_rounds"] == pytest.approx([f / 250.0 for f in r["review_runs"]], abs=0.002)
+    assert "fastest threads" in bench.table(r, None)
