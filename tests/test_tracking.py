@@ -1213,12 +1213,17 @@ def test_a_strike_with_a_contact_a_frame_or_two_later_is_timed_before_that_conta
     assert right >= 28, right
 
 
-def test_a_ball_hit_next_to_a_cushion_bounces_off_it_before_a_line_in_can_be_fitted():
+@pytest.mark.parametrize("fps", [60.0, 30.0])
+def test_a_ball_hit_next_to_a_cushion_bounces_off_it_before_a_line_in_can_be_fitted(fps):
     # Seed 8000: the 3, resting 40 mm from the right cushion, is hit toward it at 3 m/s and
     # bounces (restitution 0.8) 17 ms later: one sample, if any, between the contact and the
     # bounce. The line out, traced back to a radius from the nose, times it (found in 1 of 30
     # before: the line in mixed the rest with the motion, and the onset, fitted across the
-    # bounce, came after it).
+    # bounce, came after it). At 30 fps the first sample is mostly after the bounce, up to a
+    # frame's travel (100 mm) off the rail: it was found when that sample was still within
+    # 15 mm of it (seed 7003's 6, at 30 fps, was not), and the line traced back was measured
+    # from the nose as a distance, not inward (a line traced back beyond the nose came out
+    # 56 ms early).
     from tracking.events import extract
 
     found, timed = 0, 0
@@ -1226,20 +1231,20 @@ def test_a_ball_hit_next_to_a_cushion_bounces_off_it_before_a_line_in_can_be_fit
         rng = np.random.default_rng(seed)
         three, u, speed = np.array([1540.0, T.W - T.R - 40.0]), np.array([0.6, 0.8]), 3000.0
         cue0, hit = three - u * 400.0, three - u * D
-        t_c = 0.3 + rng.uniform(0, 1 / FPS)  # the cue ball meets the 3
+        t_c = 0.3 + rng.uniform(0, 1 / fps)  # the cue ball meets the 3
         v_cue = u * (400.0 - D) / t_c
         t_w = t_c + 40.0 / (speed * u[1])  # the 3 meets the cushion
         at_w, v_out = three + u * speed * (t_w - t_c), np.array([speed * u[0], -0.8 * speed * u[1]])
-        t = np.arange(-10, 50) / FPS - 0.4 / FPS
+        t = np.arange(-10, 50) / fps - 0.4 / fps
         paths = _paths_of(rng, t, [
             ("cue", cue0, lambda x: cue0 if x <= 0 else (cue0 + v_cue * x if x < t_c else hit), 0.0, lambda x: False),
             ("3", three, lambda x: three if x < t_c else (three + u * speed * (x - t_c) if x < t_w
                                                           else at_w + v_out * (x - t_w)), t_c, lambda x: x > t_c)],
             3.5)
-        _, evs = extract(paths, T, FPS)
+        _, evs = extract(paths, T, fps)
         hits = [e for e in evs if e["type"] == "cushion" and e["ball"] == "3" and e["rail"] == "right"]
         found += bool(hits)
-        timed += any(abs(e["t"] - t_w) <= 1 / FPS for e in hits)
+        timed += any(abs(e["t"] - t_w) <= 1 / fps for e in hits)
     assert found >= 28, found
     assert timed >= found - 2, (timed, found)
 

@@ -58,6 +58,13 @@ NEAR_MISS_SIGMAS = 2.0  # a resting ball the cue ball's line misses by less, sid
 EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a contact of its own
 
 
+def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
+    """How many samples span what `frames_at_60` frames span at 60 fps (at least `least`): an
+    average over samples is over time, and at 30 fps five samples are a sixth of a second, over
+    which a slow ball touching a cushion is averaged out of the touch."""
+    return max(least, int(round(frames_at_60 * fps / 60.0)))
+
+
 @dataclass
 class Path:
     """One ball through one shot: samples (corrected time, raw frame time, centre, sigma), its
@@ -1400,8 +1407,12 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
         rails = sorted((float(table.cushion_gap(at, r)) + R, r) for r in _RAILS)
         best = None
         for dist, r in rails:
-            if dist > R + tol:
-                break
+            # (Or the sample nearest the rail is at it: at 30 fps a fast ball's bend, fitted over
+            # lines that curve as its slide turns to roll after the bounce, may come out a frame
+            # or two early, 50 mm short of the rail: seed 7004's cue ball at 2.9 m/s, its
+            # sample 3.5 mm from the rail.)
+            if dist > R + tol and float(table.cushion_gap(p.xy[i], r)) > tol:
+                continue
             n = _RAILS[r][2]
             v_in = -float(pre.v @ n)
             v_out = float(post.v @ n) if post is not None else 0.0
@@ -1418,8 +1429,7 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
                 # The centre touches a cushion a radius from its nose: time it by the line
                 # coming in (clean of the bounce, and of the friction that bends the line
                 # going out), unless that disagrees with the corner (a jaw, not the nose).
-                ax, nose, _ = _RAILS[r]
-                u_ref = abs(float(pre.a[ax]) - nose(table))
+                u_ref = _from_nose(pre.a, table, r)
                 t_in = pre.t_ref + (u_ref - R) / v_in
                 if abs(t_in - t_c) <= 1.5 * dt:
                     t_c, err = t_in, math.sqrt(pre.var(t_in)) / v_in
@@ -1431,6 +1441,13 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
         out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
     out += _bounce_at_start(p, table, fps, out)
     return out + _rail_touches(p, table, fps, out)
+
+
+def _from_nose(pos: np.ndarray, table: Table, rail: str) -> float:
+    """How far a point is from a rail's nose line, inward (negative past it: a line traced back
+    through a bounce, beyond the cushion it came off, is there before the bounce)."""
+    ax, nose, n = _RAILS[rail]
+    return (float(pos[ax]) - nose(table)) * float(n[ax])
 
 
 def _short_of_rail(p: Path, table: Table, rail: str, t_c: float, dt: float, v_in: float, v_out: float) -> bool:
@@ -1546,11 +1563,16 @@ def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> li
             continue
         for j in range(a, min(a + 3, len(p.t))):
             tol = 14.0 + 3.0 * float(p.s[j])
-            for r, (ax, nose, n) in _RAILS.items():
+            # The first sample may be a frame's travel off the rail already, the bounce between
+            # the onset and it (at 30 fps: seed 7003's 6, struck 44 mm from the left cushion,
+            # first seen 28 mm off it and leaving at 2 m/s). When is still checked: the line
+            # after, traced back to the rail, must reach it before that sample.
+            step = float(np.hypot(*(p.xy[j + 1] - p.xy[j]))) if j + 1 < len(p.t) else 0.0
+            for r, (_, _, n) in _RAILS.items():
                 u_j = float(table.cushion_gap(p.xy[j], r)) + R
                 # Not at this rail, or did not come to it from its rest (5 mm nearer: seed 7006's
                 # 1, resting 14 mm out, is first seen 5.7 mm nearer, its blurred centre).
-                if u_j > R + tol or float(table.cushion_gap(rest, r)) + R < u_j + 5.0:
+                if u_j > R + tol + step or float(table.cushion_gap(rest, r)) + R < u_j + 5.0:
                     continue
                 post = p.fit_after(float(p.t[j]) - POST_GUARD * dt + 1e-6, dt)
                 if post is None:
@@ -1558,12 +1580,14 @@ def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> li
                 v_out = float(post.v @ n)
                 if v_out < 60.0:
                     continue
-                t_back = post.t_ref + (R - (abs(float(post.a[ax]) - nose(table)))) / v_out
+                t_back = post.t_ref + (R - _from_nose(post.a, table, r)) / v_out
                 if not float(p.t[a]) - 1.5 * dt <= t_back <= float(p.t[j]) + 0.5 * dt:
                     continue
                 if any(e["rail"] == r and abs(e["t"] - t_back) < 3 * dt for e in found + out):
                     continue
                 err = max(math.sqrt(max(post.var(t_back), 0.0)) / v_out, 0.5 * dt)
+                if u_j > R + tol and err > dt:
+                    continue  # (a frame's travel off, and traced back from a line too loose to time it)
                 out.append({"t": t_back, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
             if out:
                 break
@@ -1579,9 +1603,9 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
     out: list[dict] = []
     if len(p.t) < 8:
         return out
-    n = 5
+    n = samples_over(fps, 5)
     kernel = np.ones(n) / n
-    for r, (ax, nose, normal) in _RAILS.items():
+    for r, (_, _, normal) in _RAILS.items():
         u = table.cushion_gap(p.xy, r) + R  # (in a pocket's mouth, from a jaw)
         um = np.convolve(u, kernel, mode="valid")  # um[i] averages samples i .. i+n-1
         sig = float(np.median(p.s)) / math.sqrt(n)
@@ -1607,7 +1631,7 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
             if fit is not None:
                 v_in = -float(fit.v @ normal)
                 if v_in > 5.0:
-                    t_in = fit.t_ref + (abs(float(fit.a[ax]) - nose(table)) - R) / v_in
+                    t_in = fit.t_ref + (_from_nose(fit.a, table, r) - R) / v_in
                     if t - 0.5 <= t_in <= t + 3 * dt:
                         t_c, err = t_in, max(math.sqrt(fit.var(t_in)) / v_in, dt)
             # A creeping ball arrives later than a line or its first near average says (a ball
