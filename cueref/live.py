@@ -189,6 +189,7 @@ class LiveReferee:
     changed: threading.Condition = field(default=None)
     version: int = 0
     latencies: list = field(default_factory=list)
+    last_latency: float | None = None  # the last call's, None when the stream's end closed its shot
     error: str | None = None
 
     def __post_init__(self):
@@ -223,7 +224,8 @@ class LiveReferee:
                                               prior_shots=prior)
                 self._take(recon.push(k, t, obs))
             if recon is not None and not self.source.status.lost:
-                self._take(recon.finish(t))
+                # The end of the stream closed this shot, not the balls stopping: no latency to measure.
+                self._take(recon.finish(t), timed=False)
             elif recon is not None and recon.episode is not None:
                 # A shot cut off by the lost picture is not ruled on half its evidence.
                 self.error = f"the picture was lost during a shot at {recon.episode.start_t:.1f} s: not ruled"
@@ -235,13 +237,15 @@ class LiveReferee:
                 self.changed.notify_all()
             self.done.set()
 
-    def _take(self, records) -> None:
+    def _take(self, records, timed: bool = True) -> None:
         for rec in records:
             stop = next((e["t"] for e in rec["events"] if e["type"] == "stop"), 0.0)
             with self.lock:
                 calls = self.files.rule(self.referee, rec)
-                latency = time.monotonic() - self.source.wall_at(rec["t0"] + stop)
-                self.latencies += [round(latency, 3)] * len(calls)
+                self.last_latency = None
+                if timed:
+                    self.last_latency = round(time.monotonic() - self.source.wall_at(rec["t0"] + stop), 3)
+                    self.latencies += [self.last_latency] * len(calls)
                 self._bump()
 
     def _bump(self) -> None:
@@ -286,7 +290,7 @@ class LiveReferee:
                 "version": self.version,
                 "scoreboard": ref.scoreboard(),
                 "last_call": None if last is None else {"text": last.text, "ruling": last.ruling,
-                                                         "latency_s": self.latencies[-1] if self.latencies else None},
+                                                         "latency_s": self.last_latency},
                 "calls": [{"text": c.text, "shot": c.ruling.get("shot"), "legal": c.ruling.get("legal")}
                           for c in ref.calls[-8:]],
                 "options": ref.options(),

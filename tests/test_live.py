@@ -183,7 +183,9 @@ def test_a_dropped_stream_is_reconnected_and_the_game_goes_on(tmp_path):
         # The stream drops at 23 s, after the lags and before the break (24.9 s).
         return _Flaky(cv2.VideoCapture(src), 690 if len(opens) == 1 else None)
 
-    source, live, server = _start(tmp_path / "live", speed=4.0, opener=opener)
+    # 3× real time: the live floor (a call within 1 s) is for real time; at 4× a slow CI machine
+    # processed the 720p clip barely faster than it came (1.02 s once, 0.2–0.4 s here).
+    source, live, server = _start(tmp_path / "live", speed=3.0, opener=opener)
     try:
         assert _wait(lambda: any(c.ruling.get("break") for c in live.referee.calls), 60)
     finally:
@@ -195,7 +197,7 @@ def test_a_dropped_stream_is_reconnected_and_the_game_goes_on(tmp_path):
     assert [r.get("lag") for r in rulings[:2]] == [True, True] and rulings[2]["break"]
     assert rulings[1]["winner_player"] == "B"
     # Calls within a second of the balls stopping (WPA 2.19's end of the shot), measured.
-    assert live.latencies and max(live.latencies) <= 1.0
+    assert live.latencies and 0.0 < min(live.latencies) and max(live.latencies) <= 1.0
 
 
 def test_a_camera_that_never_comes_back_stops_with_the_game_saved(tmp_path):
