@@ -26,6 +26,12 @@ SIDE_MOUTH_MM = 129.0  # 5–5.125 in
 CORNER_MOUTH_ANGLE_DEG = 142.0  # ±1
 SIDE_MOUTH_ANGLE_DEG = 104.0  # ±1
 JAW_DEPTH_MM = 50.0  # how far a jaw's face runs behind the nose line toward the pocket
+# The pocket's hole: a ball drops once its centre is over it. Beyond the mouth, along the pocket's
+# axis from the corner (or the side pocket's mid-point) of the nose lines, and its radius; a
+# standard table's (pooltool's, for these mouths). A ball in the mouth touches a jaw only if
+# its line reaches the jaw before the hole.
+CORNER_HOLE_MM = (41.7, 62.0)  # (centre beyond the corner, radius)
+SIDE_HOLE_MM = (68.5, 64.5)
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,12 @@ class Table:
         y = -1.0 if name.endswith("left") else 1.0
         n = math.hypot(x, y)
         return (x / n, y / n)
+
+    def over_hole(self, p: Point, name: str) -> bool:
+        """Whether a centre at p is over pocket `name`'s hole: the ball drops."""
+        beyond, radius = SIDE_HOLE_MM if name.startswith("side") else CORNER_HOLE_MM
+        (cx, cy), (ax, ay) = self.pocket_centre(name), self.pocket_axis(name)
+        return math.hypot(p[0] - cx - beyond * ax, p[1] - cy - beyond * ay) <= radius
 
     def past_nose_line(self, p: Point, by: float = 0.0) -> bool:
         """A centre beyond a cushion's nose line (by more than `by` mm): in a pocket's mouth, or

@@ -1681,6 +1681,30 @@ def test_a_ball_passing_a_jaw_into_a_pocket_with_no_bounce_seen_touched_no_cushi
     assert all(abs(t - w) <= 1 / fps for (_, t), (_, w) in zip(cushions, want))
 
 
+def test_a_ball_that_touches_a_jaw_as_it_drops_unseen_after_the_touch_met_that_cushion():
+    # Seed 8002 (pooltool): the 2, at 1.2 m/s into the head-right pocket, touches the head
+    # cushion's jaw 29 ms before it drops, and is not seen after the touch: no bend to find. Its
+    # last line, followed on, reaches the jaw 5 mm deep before its centre is over the hole.
+    rec, fps, truth = _replay("jaw-on-the-way-in-seed8002.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert [[e["ball"], e["pocket"]] for e in shot["events"] if e["type"] == "pocket"] == [p[:2] for p in truth["pocketed"]]
+    _finds_the_true_cushions(shot, truth)
+    twos = [(e["rail"], shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "2"]
+    (_, rail, t), = [c for c in truth["cushions"] if c[0] == "2"]
+    assert [r for r, _ in twos] == [rail] and abs(twos[0][1] - t) <= 1 / fps, twos
+
+
+def test_a_ball_dropping_past_a_jaw_within_its_noise_touched_no_cushion():
+    # Seed 7017 (pooltool): the cue ball drops into the foot-right pocket touching nothing; its
+    # last line, followed on, comes 2.7 mm into the foot jaw's face as this table has it, less
+    # than the line's own noise (and pooltool's jaw has a rounded tip where ours is a corner).
+    rec, fps, truth = _replay("near-jaw-seed7017.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert [[e["ball"], e["pocket"]] for e in shot["events"] if e["type"] == "pocket"] == [p[:2] for p in truth["pocketed"]]
+    assert truth["cushions"] == []
+    assert [e for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "cue"] == []
+
+
 def _finds_the_true_cushions(shot: dict, truth: dict) -> None:
     """Every cushion contact of the fixture's truth (other balls' included) found, same ball and
     rail within 50 ms: a rule that drops contacts must not drop real ones."""
