@@ -239,11 +239,11 @@ class LiveReferee:
 
     def _take(self, records, timed: bool = True) -> None:
         for rec in records:
-            stop = next((e["t"] for e in rec["events"] if e["type"] == "stop"), 0.0)
             with self.lock:
                 calls = self.files.rule(self.referee, rec)
                 self.last_latency = None
                 if timed:
+                    stop = next((e["t"] for e in rec["events"] if e["type"] == "stop"), 0.0)
                     self.last_latency = round(time.monotonic() - self.source.wall_at(rec["t0"] + stop), 3)
                     self.latencies += [self.last_latency] * len(calls)
                 self._bump()

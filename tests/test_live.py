@@ -220,6 +220,32 @@ def test_a_camera_that_never_comes_back_stops_with_the_game_saved(tmp_path):
     assert len(rulings) == 1 and json.loads(rulings[0])["relag"]  # the first lag, ruled before the drop
 
 
+class _EndsAt(_Flaky):
+    """A recording that ends at a given frame (as if the file were that long)."""
+
+    def get(self, prop):
+        import cv2
+
+        return float(self.fail_at) if prop == cv2.CAP_PROP_FRAME_COUNT else self.cap.get(prop)
+
+
+def test_a_shot_cut_off_by_the_end_of_the_video_is_ruled_but_has_no_latency(tmp_path):
+    import cv2
+
+    # The recording ends at 25.3 s, during the break (struck at 24.9 s): the break is ruled as it
+    # stands, but no ball was seen to stop, so there is no "after the balls stopped" to time.
+    source, live, server = _start(tmp_path / "live", speed=6.0, opener=lambda src: _EndsAt(cv2.VideoCapture(src), 760))
+    try:
+        assert live.done.wait(60)
+    finally:
+        _stop(source, live, server)
+    assert source.status.message == "end of the video" and live.error is None
+    rulings = [json.loads(x) for x in (tmp_path / "live" / "rulings.jsonl").read_text().splitlines()]
+    assert [r.get("lag") for r in rulings[:2]] == [True, True] and rulings[2]["break"] and len(rulings) == 3
+    assert len(live.latencies) == 2 and all(0.0 < x <= 1.0 for x in live.latencies)
+    assert live.state()["last_call"]["latency_s"] is None
+
+
 def test_the_page_fetches_nothing_from_elsewhere():
     from cueref.live import PAGE
 
