@@ -934,16 +934,17 @@ def test_the_sample_clip_end_to_end_video_to_records_against_its_truth():
             assert not [e for e in ours[m[i]]["events"] if e["type"] == "disturbed"], (i, t["t0"])
 
 
-def _kiss(rng, closing: float, gap: float = 0.0, sigma: float = 1.5):
+def _kiss(rng, closing: float, gap: float = 0.0, sigma: float = 1.5, sliding=(200.0, 400.0)):
     """Two balls rolling at 0.5-0.9 m/s that meet at t_c (between frames) with their centres
-    closing at `closing` mm/s along the line of centres n: ideal equal smooth balls exchange
-    that component (each one's velocity changes by `closing` along n). With `gap` > 0 they
-    pass that far beyond a diameter instead, untouched. Samples with `sigma` mm of noise."""
+    closing at `closing` mm/s along the line of centres n, and sliding past each other across
+    it at `sliding` mm/s: ideal equal smooth balls exchange the closing component (each one's
+    velocity changes by `closing` along n). With `gap` > 0 they pass that far beyond a
+    diameter instead, untouched. Samples with `sigma` mm of noise."""
     D = T.ball_diameter_mm
     th = rng.uniform(0, 2 * math.pi)
     n, tang = np.array([math.cos(th), math.sin(th)]), np.array([-math.sin(th), math.cos(th)])
     v_b = rng.uniform(500, 900) * np.array([math.cos(th + 2.0), math.sin(th + 2.0)])
-    w = tang * rng.uniform(200, 400) - (closing if gap == 0 else 0.0) * n  # relative velocity a - b
+    w = tang * rng.uniform(*sliding) - (closing if gap == 0 else 0.0) * n  # relative velocity a - b
     t_c = 0.5 + rng.uniform(0, 1 / FPS)
     p_a = np.array([1270.0, 635.0])
     p_b = p_a - (D + gap) * n
@@ -979,6 +980,32 @@ def test_two_moving_balls_that_kiss_are_found_and_two_that_pass_close_are_not():
         false += bool(_moving_contacts(a, b, D, FPS))
     assert found >= 38, found
     assert timed >= 36, (timed, found)  # within a frame; a slow closing is timed less surely
+    assert false == 0, false
+
+
+def test_two_fast_balls_that_meet_between_frames_are_found_and_two_that_pass_close_are_not():
+    # Seed 9006 (pooltool): the 9 at 2.7 m/s met the 7 rolling the other way at 1.9 m/s, their
+    # centres 75.5 mm apart at the nearest sample: they had met between two frames, with 45 mm
+    # of relative travel per frame. Past the distance test's tolerance, it was missed. Sliding
+    # past each other at 2-2.8 m/s, the sampled closest approach is up to half a frame's
+    # relative travel beyond a diameter; the lines before and after must then meet there. Two
+    # such balls passing 6 mm wide of touching, both lines straight through, are no contact.
+    from tracking.events import _moving_contacts
+
+    D = T.ball_diameter_mm
+    found, timed, far, false = 0, 0, 0, 0
+    for seed in range(40):
+        rng = np.random.default_rng(900 + seed)
+        (a, b), t_c = _kiss(rng, closing=1500.0, sliding=(2000.0, 2800.0))
+        far += bool(np.min(np.hypot(*(a.xy - b.xy).T)) > D + 8.0 + 3.0 * math.hypot(1.5, 1.5))
+        hits = _moving_contacts(a, b, D, FPS)
+        found += bool(hits)
+        timed += any(abs(t - t_c) <= 1 / FPS for t, _ in hits)
+        (a, b), _ = _kiss(rng, closing=0.0, gap=6.0, sliding=(2000.0, 2800.0))
+        false += bool(_moving_contacts(a, b, D, FPS))
+    assert far >= 5, far  # the case at issue: sampled more than the tolerance beyond a diameter
+    assert found == 40, found
+    assert timed >= 38, (timed, found)
     assert false == 0, false
 
 

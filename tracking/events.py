@@ -1271,20 +1271,27 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         return []
     pa = np.stack([np.interp(grid, p.t, p.xy[:, 0]), np.interp(grid, p.t, p.xy[:, 1])], 1)
     qa = np.stack([np.interp(grid, q.t, q.xy[:, 0]), np.interp(grid, q.t, q.xy[:, 1])], 1)
-    d = np.hypot(*(pa - qa).T)
+    rel = pa - qa
+    d = np.hypot(*rel.T)
+    # How far the two closed or parted over a frame: fast balls meet between the samples, the
+    # sampled closest approach up to half of that beyond a diameter.
+    step = np.hypot(*np.diff(rel, axis=0).T)
     cands = []
     for i in range(1, len(d) - 1):
         if not (d[i] <= d[i - 1] and d[i] <= d[i + 1]):
             continue
         t = float(grid[i])
         tol = 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t))
-        if d[i] > D + tol:
+        between = d[i] > D + tol  # met between the samples, if at all: the lines must show it
+        if d[i] > D + tol + 0.5 * max(step[i - 1], step[i]):
             continue
         if not (p.moving_at(t, dt) and q.moving_at(t, dt)):
             continue
         fp = p.fit_before(t, dt)
         fq = q.fit_before(t, dt)
         est = contact_time(fp, fq, D, t, dt) if (fp is not None and fq is not None) else None
+        if between and (est is None or float(np.hypot(*(fp.pos(est[0]) - fq.pos(est[0])))) > D + tol):
+            continue
         t_c = est[0] if est is not None else t - 0.5 * dt
         # Over four frames each side (contacts crowd a cluster) or, where the lines before put
         # the centres a diameter apart, eight (a quiet kiss: half the noise).
@@ -1302,6 +1309,9 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
             continue
         gp, gq = p.fit_after(t_c, dt), q.fit_after(t_c, dt)
         back = contact_time(gp, gq, D, t_c, dt) if (gp is not None and gq is not None) else None
+        if between and (back is None or abs(back[0] - est[0]) > 1.5 * dt
+                        or float(np.hypot(*(gp.pos(back[0]) - gq.pos(back[0])))) > D + tol):
+            continue  # the lines after must part from a diameter apart, about then
         if back is not None and abs(back[0] - est[0]) < 3 * max(math.hypot(back[1], est[1]), dt):
             w1, w2 = 1 / est[1] ** 2, 1 / back[1] ** 2
             est = ((est[0] * w1 + back[0] * w2) / (w1 + w2), math.sqrt(1 / (w1 + w2)))
