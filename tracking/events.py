@@ -1155,13 +1155,14 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
 
 def _frozen_to(p: Path | None, q: Path, D: float) -> bool:
     """Two balls rested frozen together (`FROZEN_GAP_MM`)."""
-    return p is not None and p.rest is not None and q.rest is not None and \
-        abs(float(np.hypot(*(p.rest - q.rest))) - D) <= FROZEN_GAP_MM
+    return p is not None and q.rest is not None and _frozen(p, q.rest, 0.0, D, FROZEN_GAP_MM)
 
 
-def _frozen(r: Path, pos, t: float, D: float) -> bool:
-    """Ball r rests touching `pos` (a ball's centre), or a few millimetres off."""
-    return r.rest is not None and abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) <= 6.0 + 3.0 * _sig(r, t)
+def _frozen(r: Path, pos, t: float, D: float, within: float | None = None) -> bool:
+    """Ball r rests touching `pos` (a ball's centre), or a few millimetres off (`within`, by
+    default 6 mm and 3 of its sigmas at t)."""
+    tol = 6.0 + 3.0 * _sig(r, t) if within is None else within
+    return r.rest is not None and abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) <= tol
 
 
 def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, within: int) -> bool:
