@@ -60,6 +60,9 @@ EARLIER_FRAMES = 3  # an onset this much before the striker's first bend is a co
 # that start together pressed on each other: the racks of 9000-9019's breaks, 525 pairs within
 # 1 mm, 508 of them met in the physics (`_frozen_pairs`).
 FROZEN_GAP_MM = 1.5
+# ... and set off this far apart (s): a rack ball pushed off slowly is seen to start frames late
+# (9000-10019: 103 of the 108 frozen pairs whose onsets were 1-20 frames apart met at the hit).
+FROZEN_LATE_S = 12 / 60
 
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
@@ -1123,33 +1126,53 @@ def _inside_a_resting_ball(x: np.ndarray, sig: float, t: float, paths: list[Path
 
 def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: float):
     """(p, q, t, sigma) for each two balls resting frozen together (`FROZEN_GAP_MM`) that were set
-    off from rest within a frame of each other, one of them met by a ball then (`hits`: the
-    collisions found so far): the blow passed between them. At a break every ball of the rack
-    starts in the same frame, and the onsets blame each one on the nearest ball already moving,
-    not on its frozen neighbours, which the physics counts as contacts too (9000-9019: 97 % of
-    the frozen pairs). Not a striker's (its start is the strike), nor a pair that a ball not
-    frozen to them met both of (it drove them apart: seed 10013's 3 into the 9, then the 14
-    frozen beside it)."""
+    off from rest together (`FROZEN_LATE_S`), one of them met by a ball as the first started
+    (`hits`: the collisions found so far): the blow passed between them, when the first started. At a break
+    every ball of the rack is set off at once, and the onsets blame each one on the nearest ball
+    already moving, not on its frozen neighbours, which the physics counts as contacts too
+    (9000-9019: 97 % of the frozen pairs); one pushed off slowly is seen to start frames late.
+    Not a striker's (its start is the strike), nor a pair that a ball not frozen to them met
+    both of before both were off (it drove them apart: seed 10013's 3 into the 9, then the 14
+    frozen beside it). And a ball that did not move, among frozen balls set off so: see below."""
     by = {p.name: p for p in paths}
     rest = [p for p in paths if p.rest is not None and p.name not in strikers and p.onsets and 0 in p.onsets]
     out = []
     for i, p in enumerate(rest):
         for q in rest[i + 1:]:
             (tp, ep), (tq, eq) = p.onsets[0], q.onsets[0]
-            if abs(tp - tq) > 1.01 * dt or not _frozen_to(p, q, D):
+            if abs(tp - tq) > FROZEN_LATE_S + 0.01 * dt or not _frozen_to(p, q, D):
                 continue
-            t = min(tp, tq)
-            met = {}  # ball: which of p, q it met about then
+            (t, e_t), late = min((tp, ep), (tq, eq)), max(tp, tq)
+            if not any(abs(e["t"] - t) <= 3 * dt and {p.name, q.name} & set(e["balls"]) for e in hits):
+                continue  # nothing met them: started together by a hand, not a blow
+            met = {}  # ball: which of p, q it met from then until both were off
             for e in hits:
-                if abs(e["t"] - t) <= 3 * dt and (p.name in e["balls"] or q.name in e["balls"]):
+                if t - 3 * dt <= e["t"] <= late + 3 * dt and {p.name, q.name} & set(e["balls"]):
                     for b in e["balls"]:
                         if b not in (p.name, q.name):
                             met.setdefault(b, set()).update(set(e["balls"]) & {p.name, q.name})
-            if not met:
-                continue  # nothing met them: started together by a hand, not a blow
             if any(len(both) == 2 and not all(_frozen_to(by.get(b), x, D) for x in (p, q)) for b, both in met.items()):
                 continue
-            out.append((p, q, t, max(ep, eq, 0.5 * dt)))
+            # The blow passes between frozen balls at once; the later one's onset is late when it
+            # was only pushed off slowly: the contact is the earlier one's.
+            out.append((p, q, t, max(e_t if late - t > 1.01 * dt else max(ep, eq), 0.5 * dt)))
+    # A ball that did not move, wedged among frozen balls two or more of which were set off by
+    # the blow (as above: together, and met by a ball then): the blow went through it, and it met
+    # each of them (seed 9013's 9, in the middle of a straight-pool rack, met all six around it).
+    paired = {frozenset((p.name, q.name)) for p, q, _, _ in out}
+    set_off = {name for pair in paired for name in pair}
+    for r in paths:
+        if r.rest is None or r.motions or r.vanished or r.name in strikers:
+            continue
+        around = [q for q in rest if q.name in set_off and _frozen_to(r, q, D)]
+        if len(around) < 2:
+            continue
+        t, e_t = min(q.onsets[0] for q in around)
+        if max(q.onsets[0][0] for q in around) - t > FROZEN_LATE_S + 0.01 * dt:
+            continue
+        for q in around:
+            if frozenset((r.name, q.name)) not in paired:
+                out.append((r, q, t, max(e_t, 0.5 * dt)))
     return out
 
 
