@@ -1134,10 +1134,11 @@ def _inside_a_resting_ball(x: np.ndarray, sig: float, t: float, paths: list[Path
 def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: float):
     """(p, q, t, sigma) for each two balls resting frozen together (`FROZEN_GAP_MM`) that were set
     off from rest together (`FROZEN_LATE_S`), one of them met by a ball as the first started
-    (`hits`: the collisions found so far): the blow passed between them, when the first started. At a break
-    every ball of the rack is set off at once, and the onsets blame each one on the nearest ball
-    already moving, not on its frozen neighbours, which the physics counts as contacts too
-    (9000-9019: 97 % of the frozen pairs); one pushed off slowly is seen to start frames late.
+    (`hits`: the collisions found so far): the blow passed between them (timed by `_at_the_blow`).
+    At a break every ball of the rack is set off at once, and the onsets blame each one on the
+    nearest ball already moving, not on its frozen neighbours, which the physics counts as
+    contacts too (9000-9019: 97 % of the frozen pairs); one pushed off slowly is seen to start
+    frames late.
     Not a striker's (its start is the strike), nor a pair that a ball not frozen to them met
     both of before both were off (it drove them apart: seed 10013's 3 into the 9, then the 14
     frozen beside it). And a ball that did not move, among frozen balls set off so: see below."""
