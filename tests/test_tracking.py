@@ -1830,8 +1830,10 @@ def test_a_hard_break_keeps_its_cue_ball_track_and_the_rack_balls_their_names(se
     _replay_first_contact(f"hard-break-seed{seed}.json")
 
 
-@pytest.mark.parametrize("name, timed", [("rack-seed9009.json", 0.9), ("late-rack-seed9013.json", 0.85)])
-def test_a_rack_broken_sets_its_frozen_balls_off_against_each_other(name, timed):
+@pytest.mark.parametrize("name, count, least, timed", [("rack-seed9009.json", 29, 27, 0.9),
+                                                       ("late-rack-seed9013.json", 29, 27, 0.85),
+                                                       ("unblamed-rack-seed10016.json", 16, 15, 0.9)])
+def test_a_rack_broken_sets_its_frozen_balls_off_against_each_other(name, count, least, timed):
     # Seed 9009 (pooltool, ten-ball): the cue ball into the apex 1; the physics has 28 contacts
     # between frozen rack balls in that instant, every ball of the rack set off in the same
     # frame. The onsets blame each ball on the nearest one already moving; its frozen neighbours,
@@ -1840,6 +1842,9 @@ def test_a_rack_broken_sets_its_frozen_balls_off_against_each_other(name, timed)
     # Seed 9013 (straight pool): the same instant, 29 contacts, but balls pushed off slowly are
     # seen to start 1-6 frames late (the 7 and the 2), and the 9, in the middle, does not move
     # at all; the physics has it meeting all six balls around it. Found before: 15 of the 29.
+    # Seed 10016 (nine-ball): the rack's balls start in the frame the cue ball meets the 1, and
+    # the onsets name no ball that met any of them; the blow came into their cluster by the 1.
+    # Found before: 7 of the 16.
     rec, fps, truth = _replay(name)
     shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
     t1 = min(c[2] for c in truth["collisions"])
@@ -1849,7 +1854,7 @@ def test_a_rack_broken_sets_its_frozen_balls_off_against_each_other(name, timed)
         if e["type"] == "collision" and abs(shot["t0"] + e["t"] - t1) < 0.05:
             ours.setdefault(frozenset(e["balls"]), shot["t0"] + e["t"])
     found = [k for k in want if k in ours]
-    assert len(want) == 29 and len(found) >= 27, sorted(map(sorted, set(want) - set(ours)))
+    assert len(want) == count and len(found) >= least, sorted(map(sorted, set(want) - set(ours)))
     assert sum(abs(ours[k] - want[k]) <= 1 / fps for k in found) >= timed * len(found)
     assert len(set(ours) - set(want)) <= 2, sorted(map(sorted, set(ours) - set(want)))
 

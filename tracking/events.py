@@ -1133,8 +1133,10 @@ def _inside_a_resting_ball(x: np.ndarray, sig: float, t: float, paths: list[Path
 
 def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: float):
     """(p, q, t, sigma) for each two balls resting frozen together (`FROZEN_GAP_MM`) that were set
-    off from rest together (`FROZEN_LATE_S`), one of them met by a ball as the first started
-    (`hits`: the collisions found so far): the blow passed between them (timed by `_at_the_blow`).
+    off from rest together (`FROZEN_LATE_S`), a ball of their cluster (`_clusters`) met by a ball
+    as the first started (`hits`: the collisions found so far): the blow passed between them
+    (timed by `_at_the_blow`). (Their cluster's: seed 10016's rack balls started in the frame the
+    cue ball met the 1, and the onsets named no ball that met them.)
     At a break every ball of the rack is set off at once, and the onsets blame each one on the
     nearest ball already moving, not on its frozen neighbours, which the physics counts as
     contacts too (9000-9019: 97 % of the frozen pairs); one pushed off slowly is seen to start
@@ -1144,6 +1146,7 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
     frozen beside it). And a ball that did not move, among frozen balls set off so: see below."""
     by = {p.name: p for p in paths}
     rest = [p for p in paths if p.rest is not None and p.name not in strikers and p.onsets and 0 in p.onsets]
+    cluster = _clusters(rest, D)
     out = []
     for i, p in enumerate(rest):
         for q in rest[i + 1:]:
@@ -1151,8 +1154,8 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
             if abs(tp - tq) > FROZEN_LATE_S + 0.01 * dt or not _frozen_to(p, q, D):
                 continue
             (t, e_t), late = min((tp, ep), (tq, eq)), max(tp, tq)
-            if not any(abs(e["t"] - t) <= 3 * dt and {p.name, q.name} & set(e["balls"]) for e in hits):
-                continue  # nothing met them: started together by a hand, not a blow
+            if not any(abs(e["t"] - t) <= 3 * dt and cluster[p.name] & set(e["balls"]) for e in hits):
+                continue  # nothing met their cluster: started together by a hand, not a blow
             met = {}  # ball: which of p, q it met from then until both were off
             for e in hits:
                 if t - 3 * dt <= e["t"] <= late + 3 * dt and {p.name, q.name} & set(e["balls"]):
@@ -1184,19 +1187,25 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
     return _at_the_blow(out, rest, D, dt)
 
 
+def _clusters(balls: list[Path], D: float) -> dict[str, set[str]]:
+    """Each ball's cluster: the balls frozen to it, and to those (`_frozen_to`), as one set."""
+    cluster = {p.name: {p.name} for p in balls}
+    for i, p in enumerate(balls):
+        for q in balls[i + 1:]:
+            if cluster[p.name] is not cluster[q.name] and _frozen_to(p, q, D):
+                merged = cluster[p.name] | cluster[q.name]
+                for name in merged:
+                    cluster[name] = merged
+    return cluster
+
+
 def _at_the_blow(pairs: list, rest: list[Path], D: float, dt: float) -> list:
     """The frozen pairs' contacts (`_frozen_pairs`) timed when the blow reached their cluster:
     the earliest onset among the balls frozen to them, and to those, that were set off (within
     `FROZEN_LATE_S` before the pair's own). The blow crosses a rack in a millisecond, but two
     balls at its back may both be pushed off slowly and be seen to start frames late (seed
     10018's 5, 7, 10 and 12, 7 frames after the hit)."""
-    cluster = {p.name: {p.name} for p in rest}
-    for i, p in enumerate(rest):
-        for q in rest[i + 1:]:
-            if cluster[p.name] is not cluster[q.name] and _frozen_to(p, q, D):
-                merged = cluster[p.name] | cluster[q.name]
-                for name in merged:
-                    cluster[name] = merged
+    cluster = _clusters(rest, D)
     first = {}
     for p in rest:
         key = id(cluster[p.name])
