@@ -1184,7 +1184,7 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
         for q in around:
             if frozenset((r.name, q.name)) not in paired:
                 out.append((r, q, t, max(e_t, 0.5 * dt)))
-    return _at_the_blow(out, rest, D, dt)
+    return _at_the_blow(out, rest, cluster, dt)
 
 
 def _clusters(balls: list[Path], D: float) -> dict[str, set[str]]:
@@ -1199,22 +1199,20 @@ def _clusters(balls: list[Path], D: float) -> dict[str, set[str]]:
     return cluster
 
 
-def _at_the_blow(pairs: list, rest: list[Path], D: float, dt: float) -> list:
-    """The frozen pairs' contacts (`_frozen_pairs`) timed when the blow reached their cluster:
-    the earliest onset among the balls frozen to them, and to those, that were set off (within
-    `FROZEN_LATE_S` before the pair's own). The blow crosses a rack in a millisecond, but two
-    balls at its back may both be pushed off slowly and be seen to start frames late (seed
-    10018's 5, 7, 10 and 12, 7 frames after the hit)."""
-    cluster = _clusters(rest, D)
-    first = {}
+def _at_the_blow(pairs: list, rest: list[Path], cluster: dict[str, set[str]], dt: float) -> list:
+    """The frozen pairs' contacts (`_frozen_pairs`) timed when the blow reached their cluster
+    (`cluster`: `_clusters` of `rest`): the earliest onset among the balls frozen to them, and to
+    those, that were set off (within `FROZEN_LATE_S` before the pair's own). The blow crosses a
+    rack in a millisecond, but two balls at its back may both be pushed off slowly and be seen to
+    start frames late (seed 10018's 5, 7, 10 and 12, 7 frames after the hit)."""
+    first = {}  # cluster: (onset, sigma) of its earliest
     for p in rest:
-        key = id(cluster[p.name])
-        if key not in first or p.onsets[0][0] < first[key][0]:
-            first[key] = p.onsets[0]
+        key = frozenset(cluster[p.name])
+        first[key] = min(first.get(key, p.onsets[0]), p.onsets[0])
     out = []
     for p, q, t, e in pairs:
         moved = p if p.name in cluster else q  # (one of them may be a ball that did not move)
-        t0, e0 = first[id(cluster[moved.name])]
+        t0, e0 = first[frozenset(cluster[moved.name])]
         out.append((p, q, t0, max(e0, 0.5 * dt)) if t - FROZEN_LATE_S - 0.01 * dt <= t0 < t else (p, q, t, e))
     return out
 
