@@ -1770,8 +1770,10 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
             j = i + n // 2
             t = float(p.t[j])
             # (Or in the rest test's window after it: a creeping ball is "still" while it
-            # creeps the last millimetres to the nose; seed 12002's 1, at 20-50 mm/s.)
-            if p.motion_at(t) is None and p.motion_at(t - REST_S - 2 * dt) is None:
+            # creeps the last millimetres to the nose; seed 12002's 1, at 20-50 mm/s. A roll
+            # that ended in that window, however short: seed 9001's 9, a 0.16 s roll, creeping
+            # on at 20 mm/s to touch the left cushion 0.16 s after the rest test stopped it.)
+            if p.motion_at(t) is None and not _stopped_within(p, t, REST_S + 2 * dt):
                 continue
             back = (p.t >= t - 0.5) & (p.t < t)
             if not back.any() or float(u[back].max()) < R + 8.0:
@@ -1797,6 +1799,11 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
                 t_c, err = arrived
             out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
     return out
+
+
+def _stopped_within(p: Path, t: float, within: float) -> bool:
+    """A motion of p ended (its last moving sample) in the `within` seconds up to t."""
+    return any(b is not None and t - within <= float(p.t[b]) <= t for _, b in p.motions)
 
 
 def _over_rail(p: Path, gap: np.ndarray, t: float, within: float = 0.2) -> bool:
