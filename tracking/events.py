@@ -1802,7 +1802,8 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
 
 
 def _stopped_within(p: Path, t: float, within: float) -> bool:
-    """A motion of p ended (its last moving sample) in the `within` seconds up to t."""
+    """A motion of p ended (at its stop sample, where `motion_at` ends it) in the `within` seconds
+    up to t."""
     return any(b is not None and t - within <= float(p.t[b]) <= t for _, b in p.motions)
 
 
