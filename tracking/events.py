@@ -49,6 +49,8 @@ KISS_FRAMES = 12.0
 KISS_FLOOR_MM_S = 15.0
 KISS_SIGMAS = 2.5
 KISS_CLOSING_MM_S = 20.0
+HARD_FRAMES, HARD_SIGMAS = 2.0, 6.0  # `_hard_blow`: lines of two samples; a blow that clear
+PARTED_MM = 15.0  # `_parted`: a pair this far beyond a diameter between two contacts met twice
 KISS_LIKE = 0.3  # the smaller push at least this fraction of the larger (spin takes some of one)
 # How long before a slow start (under 300 mm/s) the ball that set it off may have touched it: one
 # nudged off at 30 mm/s is seen off its rest (5 mm, twice) about 0.2 s late.
@@ -361,7 +363,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     def add_collision(x: str, y: str, t: float, err: float):
         key = tuple(sorted((x, y)))
         for t2, _ in pairs.get(key, []):
-            if abs(t2 - t) < 3 * dt:
+            if abs(t2 - t) < 3 * dt and not (x in by and y in by and _parted(by[x], by[y], t2, t, D, dt)):
                 return
         pairs.setdefault(key, []).append((t, err))
         events.append({"t": t, "type": "collision", "balls": [x, y], "t_err": err})
@@ -1403,6 +1405,9 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         fq = q.fit_before(t, dt)
         est = contact_time(fp, fq, D, t, dt) if (fp is not None and fq is not None) else None
         if between and (est is None or float(np.hypot(*(fp.pos(est[0]) - fq.pos(est[0])))) > D + tol):
+            hard = _hard_blow(p, q, t, D, dt, tol)
+            if hard is not None:
+                cands.append(hard)
             continue
         t_c = est[0] if est is not None else t - 0.5 * dt
         # Over four frames each side (contacts crowd a cluster) or, where the lines before put
@@ -1415,6 +1420,9 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         # Or, where the lines before meet, a quiet kiss over longer lines.
         if ((_velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0) and blow < BLOW_SIGMAS
                 and (est is None or _kiss(p, q, t_c, dt) < KISS_SIGMAS)):
+            hard = _hard_blow(p, q, t, D, dt, tol if between else None)
+            if hard is not None:
+                cands.append(hard)
             continue
         if est is None:
             cands.append((t - 0.5 * dt, 0.5 * dt, blow))
@@ -1430,9 +1438,52 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         cands.append((est[0], est[1], blow))
     out: list[tuple[float, float, float]] = []
     for c in sorted(cands, key=lambda c: -c[2]):
-        if all(abs(c[0] - o[0]) >= 3 * dt for o in out):
+        if all(abs(c[0] - o[0]) >= 3 * dt or _parted(p, q, o[0], c[0], D, dt) for o in out):
             out.append(c)
     return sorted((t, e) for t, e, _ in out)
+
+
+def _parted(p: Path, q: Path, t1: float, t2: float, D: float, dt: float) -> bool:
+    """Between two contacts of one pair, the sampled centres moved clearly more than a diameter
+    apart (`PARTED_MM` and three sigmas beyond) and came back to within `PARTED_MM` of touching
+    by the later one: two meetings, not the noise of one, nor one timed late while the pair
+    parted (a ball off the other into a cushion and back into it within three frames)."""
+    lo, hi = min(t1, t2), max(t1, t2)
+    sel = (p.t > lo) & (p.t <= hi + 1.5 * dt)
+    if sel.sum() < 2 or len(q.t) < 2 or not (q.t[0] <= lo and q.t[-1] >= hi):
+        return False
+    ts = p.t[sel]
+    d = np.hypot(p.xy[sel, 0] - np.interp(ts, q.t, q.xy[:, 0]), p.xy[sel, 1] - np.interp(ts, q.t, q.xy[:, 1]))
+    sig = np.hypot(p.s[sel], np.interp(ts, q.t, q.s))
+    inner = np.flatnonzero(ts < hi)
+    if not len(inner):
+        return False
+    k = int(inner[np.argmax(d[inner])])
+    return bool(d[k] > D + PARTED_MM + 3.0 * sig[k] and k + 1 < len(d) and d[k + 1:].min() < D + PARTED_MM)
+
+
+def _hard_blow(p: Path, q: Path, t: float, D: float, dt: float, between: float | None = None,
+               ) -> tuple[float, float, float] | None:
+    """A hard blow between the samples next to t (the pair's sampled closest approach), seen on
+    lines of two samples each side: (contact time, its 1-sigma, blow in sigmas), or None. Where a
+    ball met a cushion or another ball a frame or two before (the same pair again after a
+    rebound: seed 7007's 1, off the cue ball into the cushion and back into it 56 ms later),
+    the four-frame line before spans that bend too and its scatter hides the blow. `between`
+    (a tolerance, mm): the sampled centres stayed over a diameter apart, so the lines after
+    must trace back to a diameter apart within a frame."""
+    best = None
+    for t_e in (t - 0.5 * dt, t + 0.5 * dt):
+        b = _blow(p, q, t_e, dt, HARD_FRAMES)
+        if b >= HARD_SIGMAS and (best is None or b > best[2]):
+            best = (t_e, 0.5 * dt, b)
+    if best is None:
+        return None
+    gp, gq = p.fit_after(best[0], dt, HARD_FRAMES), q.fit_after(best[0], dt, HARD_FRAMES)
+    back = contact_time(gp, gq, D, best[0], dt) if (gp is not None and gq is not None) else None
+    if back is not None and abs(back[0] - best[0]) <= dt and (
+            between is None or float(np.hypot(*(gp.pos(back[0]) - gq.pos(back[0])))) <= D + between):
+        return back[0], max(back[1], 0.25 * dt), best[2]
+    return None if between is not None else best
 
 
 def _fits_around(p: Path, q: Path, t: float, dt: float, frames: float):
