@@ -1445,21 +1445,26 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
 
 def _parted(p: Path, q: Path, t1: float, t2: float, D: float, dt: float) -> bool:
     """Between two contacts of one pair, the sampled centres moved clearly more than a diameter
-    apart (`PARTED_MM` and three sigmas beyond) and came back to within `PARTED_MM` of touching
-    by the later one: two meetings, not the noise of one, nor one timed late while the pair
+    apart (`PARTED_MM` and three sigmas beyond), having been within `PARTED_MM` of touching at
+    the first and come back so by the later one: two meetings, not the noise of one, nor one timed late while the pair
     parted (a ball off the other into a cushion and back into it within three frames)."""
     lo, hi = min(t1, t2), max(t1, t2)
-    sel = (p.t > lo) & (p.t <= hi + 1.5 * dt)
-    if sel.sum() < 2 or len(q.t) < 2 or not (q.t[0] <= lo and q.t[-1] >= hi):
+    sel = (p.t >= lo - dt) & (p.t <= hi + 1.5 * dt)
+    if sel.sum() < 3 or len(q.t) < 2 or not (q.t[0] <= lo and q.t[-1] >= hi):
         return False
     ts = p.t[sel]
-    d = np.hypot(p.xy[sel, 0] - np.interp(ts, q.t, q.xy[:, 0]), p.xy[sel, 1] - np.interp(ts, q.t, q.xy[:, 1]))
+    rel = p.xy[sel] - np.stack([np.interp(ts, q.t, q.xy[:, 0]), np.interp(ts, q.t, q.xy[:, 1])], 1)
+    d = np.hypot(*rel.T)
     sig = np.hypot(p.s[sel], np.interp(ts, q.t, q.s))
-    inner = np.flatnonzero(ts < hi)
-    if not len(inner):
-        return False
+    # Fast balls meet between the samples: the sampled gap near a contact is up to half the
+    # pair's step beyond a diameter (as `_moving_contacts` allows).
+    half = 0.5 * np.concatenate([[0.0], np.hypot(*np.diff(rel, axis=0).T)])
+    near = d < D + PARTED_MM + np.maximum(half, np.concatenate([half[1:], [0.0]]))
+    inner = np.flatnonzero((ts > lo) & (ts < hi))
+    if not len(inner) or not near[ts <= lo + dt].any():
+        return False  # not near touching at the first: a contact timed elsewhere, not a meeting
     k = int(inner[np.argmax(d[inner])])
-    return bool(d[k] > D + PARTED_MM + 3.0 * sig[k] and k + 1 < len(d) and d[k + 1:].min() < D + PARTED_MM)
+    return bool(d[k] > D + PARTED_MM + 3.0 * sig[k] + 2.0 * half[k] and near[k + 1:].any())
 
 
 def _hard_blow(p: Path, q: Path, t: float, D: float, dt: float, between: float | None = None,
@@ -1474,7 +1479,7 @@ def _hard_blow(p: Path, q: Path, t: float, D: float, dt: float, between: float |
     best = None
     for t_e in (t - 0.5 * dt, t + 0.5 * dt):
         b = _blow(p, q, t_e, dt, HARD_FRAMES)
-        if b >= HARD_SIGMAS and (best is None or b > best[2]):
+        if b >= HARD_SIGMAS and (best is None or b > best[2]) and _both_pushed(p, q, t_e, dt, HARD_FRAMES):
             best = (t_e, 0.5 * dt, b)
     if best is None:
         return None
@@ -1484,6 +1489,18 @@ def _hard_blow(p: Path, q: Path, t: float, D: float, dt: float, between: float |
             between is None or float(np.hypot(*(gp.pos(back[0]) - gq.pos(back[0])))) <= D + between):
         return back[0], max(back[1], 0.25 * dt), best[2]
     return None if between is not None else best
+
+
+def _both_pushed(p: Path, q: Path, t: float, dt: float, frames: float) -> bool:
+    """Each ball pushed away from the other along the line of centres at t, the smaller push at
+    least KISS_LIKE of the larger: equal balls meeting (the impulse is the same on both), not one
+    ball's own bend beside another (a strike, a cushion)."""
+    around = _fits_around(p, q, t, dt, frames)
+    if around is None:
+        return False
+    fp, fq, gp, gq, n = around
+    jp, jq = float((gp.v - fp.v) @ n), -float((gq.v - fq.v) @ n)
+    return min(jp, jq) > KISS_LIKE * max(jp, jq)
 
 
 def _fits_around(p: Path, q: Path, t: float, dt: float, frames: float):
