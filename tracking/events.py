@@ -1383,9 +1383,7 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
     grid = p.t[(p.t >= lo) & (p.t <= hi)]
     if len(grid) < 3:
         return []
-    pa = np.stack([np.interp(grid, p.t, p.xy[:, 0]), np.interp(grid, p.t, p.xy[:, 1])], 1)
-    qa = np.stack([np.interp(grid, q.t, q.xy[:, 0]), np.interp(grid, q.t, q.xy[:, 1])], 1)
-    rel = pa - qa
+    rel = _relative(p, q, grid)
     d = np.hypot(*rel.T)
     # How far the two closed or parted over a frame: fast balls meet between the samples, the
     # sampled closest approach up to half of that beyond a diameter.
@@ -1443,6 +1441,12 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
     return sorted((t, e) for t, e, _ in out)
 
 
+def _relative(p: Path, q: Path, ts: np.ndarray) -> np.ndarray:
+    """p's centre less q's at the times `ts` (each interpolated between its samples)."""
+    return (np.stack([np.interp(ts, p.t, p.xy[:, 0]), np.interp(ts, p.t, p.xy[:, 1])], 1)
+            - np.stack([np.interp(ts, q.t, q.xy[:, 0]), np.interp(ts, q.t, q.xy[:, 1])], 1))
+
+
 def _parted(p: Path, q: Path, t1: float, t2: float, D: float, dt: float) -> bool:
     """Between two contacts of one pair, the sampled centres moved clearly more than a diameter
     apart (`PARTED_MM` and three sigmas beyond), having been within `PARTED_MM` of touching at
@@ -1453,7 +1457,7 @@ def _parted(p: Path, q: Path, t1: float, t2: float, D: float, dt: float) -> bool
     if sel.sum() < 3 or len(q.t) < 2 or not (q.t[0] <= lo and q.t[-1] >= hi):
         return False
     ts = p.t[sel]
-    rel = p.xy[sel] - np.stack([np.interp(ts, q.t, q.xy[:, 0]), np.interp(ts, q.t, q.xy[:, 1])], 1)
+    rel = _relative(p, q, ts)
     d = np.hypot(*rel.T)
     sig = np.hypot(p.s[sel], np.interp(ts, q.t, q.s))
     # Fast balls meet between the samples: the sampled gap near a contact is up to half the
@@ -1476,31 +1480,25 @@ def _hard_blow(p: Path, q: Path, t: float, D: float, dt: float, between: float |
     the four-frame line before spans that bend too and its scatter hides the blow. `between`
     (a tolerance, mm): the sampled centres stayed over a diameter apart, so the lines after
     must trace back to a diameter apart within a frame."""
-    best = None
+    best, fits = None, None
     for t_e in (t - 0.5 * dt, t + 0.5 * dt):
-        b = _blow(p, q, t_e, dt, HARD_FRAMES)
-        if b >= HARD_SIGMAS and (best is None or b > best[2]) and _both_pushed(p, q, t_e, dt, HARD_FRAMES):
-            best = (t_e, 0.5 * dt, b)
+        around = _fits_around(p, q, t_e, dt, HARD_FRAMES)
+        if around is None:
+            continue
+        jp, jq, noise = _pushes(around, BLOW_FLOOR_MM_S)
+        b = (jp + jq) / noise
+        # Each ball pushed away from the other, alike: equal balls meeting, not one ball's own
+        # bend beside another (a strike, a cushion).
+        if b >= HARD_SIGMAS and (best is None or b > best[2]) and _alike(jp, jq):
+            best, fits = (t_e, 0.5 * dt, b), around
     if best is None:
         return None
-    gp, gq = p.fit_after(best[0], dt, HARD_FRAMES), q.fit_after(best[0], dt, HARD_FRAMES)
-    back = contact_time(gp, gq, D, best[0], dt) if (gp is not None and gq is not None) else None
+    gp, gq = fits[2], fits[3]  # the lines after
+    back = contact_time(gp, gq, D, best[0], dt)
     if back is not None and abs(back[0] - best[0]) <= dt and (
             between is None or float(np.hypot(*(gp.pos(back[0]) - gq.pos(back[0])))) <= D + between):
         return back[0], max(back[1], 0.25 * dt), best[2]
     return None if between is not None else best
-
-
-def _both_pushed(p: Path, q: Path, t: float, dt: float, frames: float) -> bool:
-    """Each ball pushed away from the other along the line of centres at t, the smaller push at
-    least KISS_LIKE of the larger: equal balls meeting (the impulse is the same on both), not one
-    ball's own bend beside another (a strike, a cushion)."""
-    around = _fits_around(p, q, t, dt, frames)
-    if around is None:
-        return False
-    fp, fq, gp, gq, n = around
-    jp, jq = float((gp.v - fp.v) @ n), -float((gq.v - fq.v) @ n)
-    return min(jp, jq) > KISS_LIKE * max(jp, jq)
 
 
 def _fits_around(p: Path, q: Path, t: float, dt: float, frames: float):
@@ -1518,6 +1516,20 @@ def _fits_around(p: Path, q: Path, t: float, dt: float, frames: float):
     return fp, fq, gp, gq, n / d
 
 
+def _pushes(around, floor: float) -> tuple[float, float, float]:
+    """From `_fits_around`'s fits: the change of each ball's velocity along the line of centres,
+    away from the other (p's, q's), and the noise of their sum (plus `floor`, mm/s)."""
+    fp, fq, gp, gq, n = around
+    jp, jq = float((gp.v - fp.v) @ n), -float((gq.v - fq.v) @ n)
+    return jp, jq, math.sqrt(fp.cov[1, 1] + fq.cov[1, 1] + gp.cov[1, 1] + gq.cov[1, 1]) + floor
+
+
+def _alike(jp: float, jq: float) -> bool:
+    """Both pushes away from each other, the smaller at least KISS_LIKE of the larger (between
+    equal balls the impulse is the same on both)."""
+    return min(jp, jq) > KISS_LIKE * max(jp, jq)
+
+
 def _blow(p: Path, q: Path, t: float, dt: float, frames: float = 4.0) -> float:
     """The blow two moving balls gave each other at t, in units of its noise: the change of
     each one's velocity along the line of centres, away from the other. Between equal balls the
@@ -1527,10 +1539,8 @@ def _blow(p: Path, q: Path, t: float, dt: float, frames: float = 4.0) -> float:
     around = _fits_around(p, q, t, dt, frames)
     if around is None:
         return 0.0
-    fp, fq, gp, gq, n = around
-    j = float((gp.v - fp.v) @ n) - float((gq.v - fq.v) @ n)
-    noise = math.sqrt(fp.cov[1, 1] + fq.cov[1, 1] + gp.cov[1, 1] + gq.cov[1, 1]) + BLOW_FLOOR_MM_S
-    return j / noise
+    jp, jq, noise = _pushes(around, BLOW_FLOOR_MM_S)
+    return (jp + jq) / noise
 
 
 def _kiss(p: Path, q: Path, t: float, dt: float) -> float:
@@ -1544,11 +1554,10 @@ def _kiss(p: Path, q: Path, t: float, dt: float) -> float:
     if around is None:
         return 0.0
     fp, fq, gp, gq, n = around
-    jp, jq = float((gp.v - fp.v) @ n), -float((gq.v - fq.v) @ n)
+    jp, jq, noise = _pushes(around, KISS_FLOOR_MM_S)
     closing, parting = -float((fp.v - fq.v) @ n), float((gp.v - gq.v) @ n)
-    if min(jp, jq) <= KISS_LIKE * max(jp, jq) or closing < KISS_CLOSING_MM_S or parting <= 0.0:
+    if not _alike(jp, jq) or closing < KISS_CLOSING_MM_S or parting <= 0.0:
         return 0.0
-    noise = math.sqrt(fp.cov[1, 1] + fq.cov[1, 1] + gp.cov[1, 1] + gq.cov[1, 1]) + KISS_FLOOR_MM_S
     return (jp + jq) / noise
 
 
