@@ -44,6 +44,39 @@ def test_physics_events_agree_with_the_trajectories():
     assert sim.before == pos
 
 
+def _surface_gap(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Two balls' physics tracks: the times of the first's samples and the gap between their
+    surfaces there (mm)."""
+    other = np.stack([np.interp(a.t, b.t, b.xy[:, i]) for i in (0, 1)], 1)
+    return a.t, np.hypot(*(a.xy - other).T) - D
+
+
+def test_two_balls_that_never_part_meet_once_in_the_truth():
+    # Seed 17008's straight-pool opening break: the 4 and the 7, frozen in the rack, are set off
+    # together and stay in touch to the end; pooltool resolves that as 249 collisions 5 ms apart.
+    # A camera and a referee see one contact: between two contacts of a pair the balls part.
+    x = [1905.0, 1954.4933518262806, 2003.9867036525613, 2053.480055478842, 2102.9734073051227]
+    rack = {"9": (x[0], 635.0), "13": (x[1], 606.425), "2": (x[1], 663.575), "10": (x[2], 577.85), "8": (x[2], 635.0),
+            "1": (x[2], 692.15), "12": (x[3], 549.275), "5": (x[3], 606.425), "11": (x[3], 663.575),
+            "4": (x[3], 720.725), "3": (x[4], 520.7), "15": (x[4], 577.85), "6": (x[4], 635.0), "14": (x[4], 692.15),
+            "7": (x[4], 749.3), "cue": (498.1469209336423, 625.4633899082469)}
+    sim = simulate(T, rack, Strike(2.220977364521629, -3.9810685112104034, side=-0.09323671774554196))
+    t, gap = _surface_gap(sim.tracks["4"], sim.tracks["7"])
+    assert t[gap < 0.01].max() - t[gap < 0.01].min() > 1.0  # in touch for more than a second
+    met = [e["t"] for e in sim.events if e["type"] == "collision" and sorted(e["balls"]) == ["4", "7"]]
+    assert len(met) == 1
+    last: dict = {}
+    for e in sim.events:
+        if e["type"] != "collision":
+            continue
+        pair = tuple(sorted(e["balls"]))
+        if pair in last:
+            t, gap = _surface_gap(*(sim.tracks[x] for x in pair))
+            between = (t > last[pair]) & (t < e["t"])
+            assert gap[between].max(initial=0.0) > 0.01, f"{pair} met at {last[pair]} and {e['t']} without parting"
+        last[pair] = e["t"]
+
+
 def test_a_pocketed_ball_leaves_the_table():
     pos = {"cue": (1500.0, 400.0), "3": (2300.0, 1030.0)}
     aim = aim_direction(pos["cue"], (2300.0 - D * 0.7, 1030.0 - D * 0.7))
