@@ -1912,3 +1912,19 @@ def test_a_ball_that_rebounds_off_a_cushion_into_the_cue_ball_meets_it_twice():
     # The cushion between them is still found, once.
     cush = [shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "1"]
     assert len([c for c in cush if abs(c - truth["cushion"][2]) <= 2 / fps]) == 1, cush
+
+
+def test_rack_balls_pushed_a_few_millimetres_are_met_where_they_lay():
+    # Seed 10018's straight-pool opening break (pooltool): the rack's 8, 1, 11 and 10 are pushed
+    # 6.9, 3.6, 1.3 and 0.8 mm by the blow, too little to start a motion: the tracker's rest
+    # position follows them, and the shot's paths took that for where they lay, so the 8 was
+    # 5.6 mm from a neighbour it was frozen to and its contacts at the blow were not recognised.
+    # Where a ball lay is its rest before the shot. The six pairs below are frozen and met at the
+    # blow in the physics; on these 2 s of observations the 8's two and the 1 with the 4 were
+    # missed before (on the whole game, where the anchors crept on longer, all six).
+    rec, fps, truth = _replay("rack-creep-seed10018.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    met = {tuple(sorted(e["balls"])): shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"}
+    for pair in truth["pairs"]:
+        assert tuple(sorted(pair)) in met, (pair, sorted(met))
+        assert abs(met[tuple(sorted(pair))] - truth["blow"]) <= 0.1, (pair, met[tuple(sorted(pair))])

@@ -229,7 +229,7 @@ class ShotReconstructor:
             if why:
                 self.skipped.append({"t": ep.start_t, "why": why})
                 return None
-        paths = [self._path(tr, names[id(tr)], w0, t_end) for tr in tracks if id(tr) in names]
+        paths = [self._path(tr, names[id(tr)], w0, t_end, ep.start_t) for tr in tracks if id(tr) in names]
         strikers = ("left", "right") if lag else ("cue",)
         t0, events = extract(paths, self.table, self.fps, strikers)
         if t0 is None:
@@ -385,7 +385,12 @@ class ShotReconstructor:
                 names[id(tracks[r])] = NAMES[c]
         return names
 
-    def _path(self, tr: Track, name: str, w0: float, w1: float) -> Path:
+    def _path(self, tr: Track, name: str, w0: float, w1: float, start: float | None = None) -> Path:
+        """Ball `tr` from w0 to w1 as `Path`. Its rest is where it lay before the shot: the rest
+        its first motion started from; for a ball that never moved far enough to start one, the
+        median of its samples from w0 to `start` (the episode's start), if there are three, not
+        its anchor, which follows a ball that creeps (a rack ball pushed a few millimetres
+        by the break: where it ended, not where it was met)."""
         t, traw, xy, s = (np.asarray(tr.t), np.asarray(tr.traw), np.asarray(tr.xy).reshape(-1, 2),
                           np.asarray(tr.s))
         sel = np.flatnonzero((traw >= w0) & (traw <= w1 + 1e-9))
@@ -406,6 +411,10 @@ class ShotReconstructor:
             motions.append((a - i0, None if b is None else b - i0))
         if not motions:
             rest = tr.anchor.copy()
+            if start is not None:
+                before = sel[traw[sel] <= start]
+                if len(before) >= 3:
+                    rest = np.median(xy[before], axis=0)
         ended = tr.ended_t is not None and tr.ended_t <= w1 and not tr.lifted
         vanished = (not motions and tr.last_t > w0 and tr.last_t < w1 - 0.3
                     and (tr.alive or tr.lifted) and not tr.moving)
