@@ -385,7 +385,7 @@ class ShotReconstructor:
                 names[id(tracks[r])] = NAMES[c]
         return names
 
-    def _path(self, tr: Track, name: str, w0: float, w1: float, start: float | None = None) -> Path:
+    def _path(self, tr: Track, name: str, w0: float, w1: float, start: float) -> Path:
         """Ball `tr` from w0 to w1 as `Path`. Its rest is where it lay before the shot: the rest
         its first motion started from; for a ball that never moved far enough to start one, the
         median of its samples from w0 to `start` (the episode's start), if there are three, not
@@ -410,11 +410,8 @@ class ShotReconstructor:
                 rest = tr.rests[k]
             motions.append((a - i0, None if b is None else b - i0))
         if not motions:
-            rest = tr.anchor.copy()
-            if start is not None:
-                before = sel[traw[sel] <= start]
-                if len(before) >= 3:
-                    rest = np.median(xy[before], axis=0)
+            before = sel[traw[sel] <= start]
+            rest = np.median(xy[before], axis=0) if len(before) >= 3 else tr.anchor.copy()
         ended = tr.ended_t is not None and tr.ended_t <= w1 and not tr.lifted
         vanished = (not motions and tr.last_t > w0 and tr.last_t < w1 - 0.3
                     and (tr.alive or tr.lifted) and not tr.moving)
