@@ -1148,7 +1148,8 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
     frozen beside it). And a ball that did not move, among frozen balls set off so: see below."""
     by = {p.name: p for p in paths}
     rest = [p for p in paths if p.rest is not None and p.name not in strikers and p.onsets and 0 in p.onsets]
-    cluster = _clusters(rest, D)
+    # (Balls that did not move join clusters too: the blow passes through them.)
+    cluster = _clusters([p for p in paths if p.rest is not None and p.name not in strikers], D)
     out = []
     for i, p in enumerate(rest):
         for q in rest[i + 1:]:
@@ -1169,13 +1170,19 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
             # The blow passes between frozen balls at once; the later one's onset is late when it
             # was only pushed off slowly: the contact is the earlier one's.
             out.append((p, q, t, max(e_t if late - t > 1.01 * dt else max(ep, eq), 0.5 * dt)))
-    # A ball that did not move, wedged among frozen balls two or more of which were set off by
-    # the blow (as above: together, and met by a ball then): the blow went through it, and it met
-    # each of them (seed 9013's 9, in the middle of a straight-pool rack, met all six around it).
+    # A ball that did not move with the blow, wedged among frozen balls two or more of which were
+    # set off by it (as above: together, and met by a ball then): the blow went through it, and
+    # it met each of them (seed 9013's 9, in the middle of a straight-pool rack, met all six
+    # around it). Not moving with it: not at all, or only pushed off slowly, seen to start more
+    # than `FROZEN_LATE_S` later (seed 10003's 9, 25 mm in 0.24 s). Two such balls frozen
+    # together met as well (seed 10018's 10 and 11, pushed a millimetre each): of the frozen
+    # pairs of 9000-9019's and 10000-10019's breaks with a ball that moved under 20 mm, the
+    # physics has 54 of 55 meeting at the blow.
     paired = {frozenset((p.name, q.name)) for p, q, _, _ in out}
     set_off = {name for pair in paired for name in pair}
+    wedged = {}  # ball: (the first onset of the set-off balls around it, its sigma)
     for r in paths:
-        if r.rest is None or r.motions or r.vanished or r.name in strikers:
+        if r.rest is None or r.vanished or r.name in strikers or r.name in set_off:
             continue
         around = [q for q in rest if q.name in set_off and _frozen_to(r, q, D)]
         if len(around) < 2:
@@ -1183,8 +1190,20 @@ def _frozen_pairs(paths: list[Path], hits: list[dict], strikers, D: float, dt: f
         t, e_t = min(q.onsets[0] for q in around)
         if max(q.onsets[0][0] for q in around) - t > FROZEN_LATE_S + 0.01 * dt:
             continue
-        for q in around:
+        if r.motions and r.first_onset() is not None and r.first_onset()[0] <= t + FROZEN_LATE_S + 0.01 * dt:
+            continue  # it moved with the blow: its pairs were judged above
+        wedged[r.name] = (t, e_t)
+        # ... and every ball frozen to it that moved, whenever it was seen to start (seed
+        # 10018's 12, frozen only to unmoved balls, pushed 13 mm and seen 0.12 s after the blow).
+        for q in [q for q in rest if q is not r and _frozen_to(r, q, D)]:
             if frozenset((r.name, q.name)) not in paired:
+                paired.add(frozenset((r.name, q.name)))
+                out.append((r, q, t, max(e_t, 0.5 * dt)))
+    by_w = [by[name] for name in wedged]
+    for i, r in enumerate(by_w):
+        for q in by_w[i + 1:]:
+            if frozenset((r.name, q.name)) not in paired and _frozen_to(r, q, D):
+                t, e_t = min(wedged[r.name], wedged[q.name])
                 out.append((r, q, t, max(e_t, 0.5 * dt)))
     return _at_the_blow(out, rest, cluster, dt)
 
@@ -1203,8 +1222,9 @@ def _clusters(balls: list[Path], D: float) -> dict[str, set[str]]:
 
 def _at_the_blow(pairs: list, rest: list[Path], cluster: dict[str, set[str]], dt: float) -> list:
     """The frozen pairs' contacts (`_frozen_pairs`) timed when the blow reached their cluster
-    (`cluster`: `_clusters` of `rest`): the earliest onset among the balls frozen to them, and to
-    those, that were set off (within `FROZEN_LATE_S` before the pair's own). The blow crosses a
+    (`cluster`: `_clusters` of the balls at rest before the shot, those that did not move
+    included): the earliest onset among the balls frozen to them, and to those, that were set
+    off (`rest`; within `FROZEN_LATE_S` before the pair's own). The blow crosses a
     rack in a millisecond, but two balls at its back may both be pushed off slowly and be seen to
     start frames late (seed 10018's 5, 7, 10 and 12, 7 frames after the hit)."""
     first = {}  # cluster: (onset, sigma) of its earliest
@@ -1213,8 +1233,11 @@ def _at_the_blow(pairs: list, rest: list[Path], cluster: dict[str, set[str]], dt
         first[key] = min(first.get(key, p.onsets[0]), p.onsets[0])
     out = []
     for p, q, t, e in pairs:
-        moved = p if p.name in cluster else q  # (one of them may be a ball that did not move)
-        t0, e0 = first[frozenset(cluster[moved.name])]
+        key = frozenset(cluster[p.name])  # (q's too: frozen to p)
+        if key not in first:
+            out.append((p, q, t, e))
+            continue
+        t0, e0 = first[key]
         out.append((p, q, t0, max(e0, 0.5 * dt)) if t - FROZEN_LATE_S - 0.01 * dt <= t0 < t else (p, q, t, e))
     return out
 
