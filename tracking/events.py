@@ -67,6 +67,16 @@ FROZEN_GAP_MM = 1.5
 FROZEN_LATE_S = 12 / 60
 
 
+# A resting ball that never started a motion but ends the shot this far off its rest (mm, the
+# median of its last NUDGE_SAMPLES samples against its rest) was pushed (`_nudged_by`): by the
+# last ball to come within a diameter and NUDGE_TOL_MM of it in the NUDGE_LOOK_S before it was
+# first seen off its rest.
+NUDGE_MM = 2.0
+NUDGE_SAMPLES = 9
+NUDGE_TOL_MM = 4.0
+NUDGE_LOOK_S = 0.5
+
+
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
     """How many samples span what `frames_at_60` frames span at 60 fps (at least `least`): an
     average over samples is over time, and at 30 fps five samples are a sixth of a second, over
@@ -524,6 +534,15 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 if not _through_a_ball(p, q, t_c, paths, D, dt) and not _before_first(p.name, q.name, t_c, first_of, dt):
                     add_collision(p.name, q.name, t_c, e_c)
 
+    # --- a resting ball nudged a few millimetres, never seen to start: the ball that came to it --
+    met = {b for e in events if e["type"] == "collision" for b in e["balls"]}
+    for p in paths:
+        if p.rest is None or p.motions or p.vanished or p.ended or p.name in strikers or p.name in met:
+            continue
+        hit = _nudged_by(p, paths, D, dt)
+        if hit is not None:
+            add_collision(hit[0].name, p.name, hit[1], hit[2])
+
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
         events += _cushions(p, table, fps)
@@ -578,6 +597,52 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
     return t0, events
+
+
+def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, float, float] | None:
+    """(q, t, sigma): the moving ball q that touched resting ball p, which never started a
+    motion yet ends the shot `NUDGE_MM` or more off its rest (the median of its last
+    `NUDGE_SAMPLES` samples), pushed away from q: the last ball to come within a diameter
+    (and `NUDGE_TOL_MM`) of p's rest before p was first seen off it, timed when it first came
+    within two sigmas of touching, else at its closest approach. None if there is none (a ball that crept off its spot by itself, or was
+    mismeasured). Seed 10003's 13, creeping at 60 mm/s into the 2 and pushing it 6 mm."""
+    if len(p.t) < 2 * NUDGE_SAMPLES:
+        return None
+    end = np.median(p.xy[-NUDGE_SAMPLES:], axis=0)
+    shift = end - p.rest
+    size = float(np.hypot(*shift))
+    if size < NUDGE_MM:
+        return None
+    # First seen off its rest: the first sample from which the running median of the rest stays
+    # more than half the shift along it.
+    along = (p.xy - p.rest) @ (shift / size)
+    k = NUDGE_SAMPLES // 2
+    med = np.array([np.median(along[max(0, i - k):i + k + 1]) for i in range(len(along))])
+    off = med > 0.5 * size
+    stays = np.flatnonzero(~off)
+    i0 = int(stays[-1]) + 1 if len(stays) else 0
+    if i0 >= len(p.t):
+        return None
+    t_off = float(p.t[i0])
+    best = None
+    for q in paths:
+        if q is p or not q.motions or len(q.t) < 3:
+            continue
+        sel = (q.t <= t_off + dt) & (q.t >= t_off - NUDGE_LOOK_S)
+        if sel.sum() < 2:
+            continue
+        d = np.hypot(*(q.xy[sel] - p.rest).T)
+        j = int(np.argmin(d))
+        if d[j] > D + NUDGE_TOL_MM + 3.0 * float(q.s[sel][j]) or not q.moving_at(float(q.t[sel][j]), dt):
+            continue
+        if float((p.rest - q.xy[sel][j]) @ shift) <= 0.0:
+            continue  # pushed towards it: not by it
+        # Timed when it first came within two sigmas of touching (a slow push goes on after).
+        touch = np.flatnonzero(d <= D + 2.0 * q.s[sel])
+        t_c = float(q.t[sel][touch[0]] if len(touch) else q.t[sel][j])
+        if best is None or t_c > best[1]:
+            best = (q, t_c, max(dt, float(t_off - t_c) / 2.0))
+    return best
 
 
 def _striker_near(p: Path, k: int, t_on: float, paths: list[Path], strikers, D: float, dt: float) -> bool:
