@@ -633,14 +633,15 @@ def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, f
         if sel.sum() < 2:
             continue
         d = np.hypot(*(q.xy[sel] - p.rest).T)
-        j = int(np.argmin(d))
-        if d[j] > D + NUDGE_TOL_MM + 3.0 * float(q.s[sel][j]) or not q.moving_at(float(q.t[sel][j]), dt):
+        # When it first came within two sigmas of touching (a slow push goes on after), else its
+        # closest approach; moving then or the frame before (it may stop against the ball).
+        touch = np.flatnonzero(d <= D + 2.0 * q.s[sel])
+        j = int(touch[0]) if len(touch) else int(np.argmin(d))
+        t_c = float(q.t[sel][j])
+        if d[j] > D + NUDGE_TOL_MM + 3.0 * float(q.s[sel][j]) or not q.moving_at(t_c - dt, dt):
             continue
         if float((p.rest - q.xy[sel][j]) @ shift) <= 0.0:
             continue  # pushed towards it: not by it
-        # Timed when it first came within two sigmas of touching (a slow push goes on after).
-        touch = np.flatnonzero(d <= D + 2.0 * q.s[sel])
-        t_c = float(q.t[sel][touch[0]] if len(touch) else q.t[sel][j])
         if best is None or t_c > best[1]:
             best = (q, t_c, max(dt, float(t_off - t_c) / 2.0))
     return best
