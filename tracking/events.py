@@ -601,12 +601,14 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
 
 def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, float, float] | None:
-    """(q, t, sigma): the moving ball q that touched resting ball p, which never started a
+    """(q, t, t_err): the moving ball q that touched resting ball p, which never started a
     motion yet ends the shot `NUDGE_MM` or more off its rest (the median of its last
     `NUDGE_SAMPLES` samples), pushed away from q: the last ball to come within a diameter
     (and `NUDGE_TOL_MM`) of p's rest before p was first seen off it, timed when it first came
-    within two sigmas of touching, else at its closest approach. None if there is none (a ball that crept off its spot by itself, or was
-    mismeasured). Seed 10003's 13, creeping at 60 mm/s into the 2 and pushing it 6 mm."""
+    within two sigmas of touching, else at its closest approach; t_err half the time from then
+    until p was seen off its rest (a slow push is not sharp). None if there is none (a ball
+    that crept off its spot by itself, or was mismeasured). Seed 10003's 13, creeping at
+    60 mm/s into the 2 and pushing it 6 mm."""
     if len(p.t) < 2 * NUDGE_SAMPLES:
         return None
     end = np.median(p.xy[-NUDGE_SAMPLES:], axis=0)
