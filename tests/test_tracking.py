@@ -1963,14 +1963,17 @@ def test_a_rack_ball_pushed_off_slowly_met_its_frozen_neighbours_at_the_blow():
     assert sum(abs(met[tuple(sorted(p))] - truth["blow"]) <= 1 / fps for p in truth["pairs"]) >= 5
 
 
-@pytest.mark.parametrize("name", ["nudge-seed10003.json", "nudge-stop-seed9015.json"])
+@pytest.mark.parametrize("name", ["nudge-seed10003.json", "nudge-stop-seed9015.json",
+                                  "nudge-creep-seed16000.json"])
 def test_a_resting_ball_pushed_a_few_millimetres_was_met_by_the_ball_that_came_to_it(name):
     # Pooltool: a ball at rest pushed a few millimetres, too little or too slowly to be seen to
     # start a motion; the ball that pushed it came within a diameter just before. Seed 10003: the
     # 13, creeping at about 60 mm/s, runs into the 2 and pushes it 6 mm (8 sigmas of a sample).
     # Seed 9015: the 15 rolls slowly into the 12 beside the head cushion, pushes it 3.1 mm and
-    # stops against it (it must be moving the frame before it touched, not as it touched). The
-    # physics has each pair meeting; before, nothing was recorded.
+    # stops against it (it must be moving the frame before it touched, not as it touched). Seed
+    # 16000: the 10 creeps into the 5 and pushes it 2.6 mm; the rest test calls the 10 stopped
+    # 50 ms before it touched (`NUDGE_STOPPED_S`). The physics has each pair meeting; before,
+    # nothing was recorded.
     rec, fps, truth = _replay(name)
     shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
     hits = [shot["t0"] + e["t"] for e in shot["events"]

@@ -76,6 +76,7 @@ NUDGE_MM = 2.0
 NUDGE_SAMPLES = 9
 NUDGE_TOL_MM = 4.0
 NUDGE_LOOK_S = 0.5
+NUDGE_STOPPED_S = 0.1  # the pusher's motion may have ended this long before the touch
 
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
@@ -636,11 +637,13 @@ def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, f
             continue
         d = np.hypot(*(q.xy[sel] - p.rest).T)
         # When it first came within two sigmas of touching (a slow push goes on after), else its
-        # closest approach; moving then or the frame before (it may stop against the ball).
+        # closest approach; moving then or up to `NUDGE_STOPPED_S` before: it may stop against
+        # the ball, and the rest test calls a creeping ball stopped a few frames early (seed
+        # 16000's 10, its roll ended 50 ms before it touched the 5).
         touch = np.flatnonzero(d <= D + 2.0 * q.s[sel])
         j = int(touch[0]) if len(touch) else int(np.argmin(d))
         t_c = float(q.t[sel][j])
-        if d[j] > D + NUDGE_TOL_MM + 3.0 * float(q.s[sel][j]) or not q.moving_at(t_c - dt, dt):
+        if d[j] > D + NUDGE_TOL_MM + 3.0 * float(q.s[sel][j]) or not q.moving_at(t_c, NUDGE_STOPPED_S):
             continue
         if float((p.rest - q.xy[sel][j]) @ shift) <= 0.0:
             continue  # pushed towards it: not by it
