@@ -78,6 +78,15 @@ NUDGE_TOL_MM = 4.0
 NUDGE_LOOK_S = 0.5
 NUDGE_STOPPED_S = 0.1  # the pusher's motion may have ended this long before the touch
 
+# A pair meeting again soon after a contact (`_hit_again`): one of them off a cushion back into the
+# other (seed 10000's 9, hit toward the right cushion, back into the cue ball 35 ms later). Within
+# AGAIN_S of the first contact, a ball's path bends by AGAIN_SIGMAS of its noise, pushed away from
+# the other ball along their line of centres, with no third ball within AGAIN_CROWD_MM of touching
+# either (a rack's crowd). On 7000-10019: 6 sigmas found 3, 3.5 nine, 3.0 nine and one more extra.
+AGAIN_S = 0.15
+AGAIN_CROWD_MM = 15.0
+AGAIN_SIGMAS = 3.5
+
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
     """How many samples span what `frames_at_60` frames span at 60 fps (at least `least`): an
@@ -545,6 +554,24 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if hit is not None:
             add_collision(hit[0].name, p.name, hit[1], hit[2])
 
+    # --- a pair meeting again within frames: one of them back off a cushion into the other ------
+    for e in [e for e in events if e["type"] == "collision"]:
+        x, y = e["balls"]
+        if x not in by or y not in by:
+            continue
+        if any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs.get(tuple(sorted((x, y))), [])):
+            continue  # its second contact is found
+        hit = _hit_again(by[x], by[y], e["t"], paths, table, D, dt)
+        if hit is not None and all(abs(t2 - hit[0]) > dt for t2, _ in pairs.get(tuple(sorted((x, y))), [])):
+            if not hit[2] or not _touching(by[x], by[y], e["t"], D, dt):
+                # Not bent nor within touching at the first: that was this contact, timed early.
+                key = tuple(sorted((x, y)))
+                pairs[key] = [c for c in pairs[key] if c[0] != e["t"]]
+                e["t"], e["t_err"] = hit[0], hit[1]
+            else:
+                events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
+            pairs.setdefault(tuple(sorted((x, y))), []).append(hit[:2])
+
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
         events += _cushions(p, table, fps)
@@ -650,6 +677,81 @@ def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, f
         if best is None or t_c > best[1]:
             best = (q, t_c, max(dt, float(t_off - t_c) / 2.0))
     return best
+
+
+def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: float, dt: float,
+               ) -> tuple[float, float, bool] | None:
+    """A second contact of a pair that met at t1, within `AGAIN_S`: (time, 1-sigma, whether the
+    ball's path bent at t1 too) or None. The pair-wise tests (`_moving_contacts`) fit both balls
+    over frames either side; here one ball has just bounced off a cushion, so only the other's
+    path is clean. A ball's path bends between two samples: its lines before (two samples or
+    more, after t1) and after (three) differ by `AGAIN_SIGMAS` of their noise, along the line of
+    centres away from the other ball (an impulse between balls lies on that line, a cushion's on
+    the rail's normal: not along it at a cushion), the two within touching then and no third
+    ball near either."""
+    best = None
+    for z, w in ((a, b), (b, a)):
+        if not z.motions or not w.motions:
+            continue
+        idx = np.flatnonzero((z.t > t1 + 0.3 * dt) & (z.t < t1 + AGAIN_S))
+        for j in range(1, len(idx)):
+            i = idx[j]
+            if i + 3 >= len(z.t) or z.t[i + 3] > z.t[i] + 3.6 * dt:
+                continue
+            pre = fit_line(z.t[idx[:j + 1]], z.xy[idx[:j + 1]], z.s[idx[:j + 1]], float(z.t[i]))
+            post = fit_line(z.t[i + 1:i + 4], z.xy[i + 1:i + 4], z.s[i + 1:i + 4], float(z.t[i]))
+            if pre is None or post is None:
+                continue
+            dv = post.v - pre.v
+            nv = float(dv @ dv)
+            if nv < 1e-6:
+                continue
+            # Where the two lines meet (the bend), within the gap between the samples.
+            t_k = float(z.t[i]) - float((pre.a - post.a) @ dv) / nv
+            t_k = min(max(t_k, float(z.t[i])), float(z.t[i + 1]))
+            if t_k - t1 < dt or not w.moving_at(t_k, dt):
+                continue
+            zp, wp = pre.pos(t_k), w.at(t_k)
+            if wp is None:
+                continue
+            n = zp - wp
+            d = float(np.hypot(*n))
+            tol = 8.0 + 3.0 * math.hypot(_sig(z, t_k), _sig(w, t_k)) + 0.5 * math.sqrt(nv) * dt
+            if d > D + tol or d < 1e-6:
+                continue
+            n /= d
+            noise = math.sqrt(pre.cov[1, 1] + post.cov[1, 1]) + BLOW_FLOOR_MM_S
+            along = float(dv @ n)
+            if along < AGAIN_SIGMAS * noise or float(np.hypot(*(dv - along * n))) > 0.5 * along + 3.0 * noise:
+                continue
+            if any(float(table.cushion_gap(zp, r)) < 10.0 and abs(float(n @ nr)) > 0.5
+                   for r, (_, _, nr) in _RAILS.items()):
+                continue  # a bounce off the cushion it was at
+            if any(c is not z and c is not w and (cp := c.at(t_k)) is not None
+                   and min(float(np.hypot(*(zp - cp))), float(np.hypot(*(wp - cp)))) < D + tol + AGAIN_CROWD_MM
+                   for c in paths):
+                continue  # a third ball near either: a crowd (a rack), its contacts blur the lines
+            err = math.sqrt(pre.var(t_k) + post.var(t_k)) / math.sqrt(nv)
+            score = along / noise
+            if best is None or score > best[2]:
+                # Did its path bend at t1 too (or start there)? If not, t1 was this contact's,
+                # timed early.
+                fb = z.fit_before(t1, dt)
+                bent = fb is None or float(np.hypot(*(pre.v - fb.v))) >= BLOW_SIGMAS * (
+                    math.sqrt(fb.cov[1, 1] + pre.cov[1, 1]) + BLOW_FLOOR_MM_S)
+                best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent)
+    return None if best is None else (best[0], best[1], best[3])
+
+
+def _touching(p: Path, q: Path, t: float, D: float, dt: float) -> bool:
+    """The pair's sampled centres within a diameter of touching at t (the samples either side,
+    interpolated, with the noise and half the pair's step over a frame: fast balls meet between
+    samples)."""
+    ts = np.array([t - dt, t, t + dt])
+    rel = _relative(p, q, ts)
+    d = float(np.hypot(*rel[1]))
+    half = 0.5 * max(float(np.hypot(*(rel[1] - rel[0]))), float(np.hypot(*(rel[2] - rel[1]))))
+    return d <= D + 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t)) + half
 
 
 def _striker_near(p: Path, k: int, t_on: float, paths: list[Path], strikers, D: float, dt: float) -> bool:
