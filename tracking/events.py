@@ -694,9 +694,18 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
         if not z.motions or not w.motions:
             continue
         idx = np.flatnonzero((z.t > t1 + 0.3 * dt) & (z.t < t1 + AGAIN_S))
+        if len(idx) < 2:
+            continue
+        # The sampled gap, to skip the fits where the pair is far apart (most of them).
+        span = np.append(idx, min(int(idx[-1]) + 1, len(z.t) - 1))
+        rel = _relative(z, w, z.t[span])
+        gap = np.hypot(*rel.T) - D
+        step = np.hypot(*np.diff(rel, axis=0).T)
         for j in range(1, len(idx)):
             i = idx[j]
             if i + 3 >= len(z.t) or z.t[i + 3] > z.t[i] + 3.6 * dt:
+                continue
+            if min(gap[j], gap[j + 1]) > 60.0 + step[j]:
                 continue
             pre = fit_line(z.t[idx[:j + 1]], z.xy[idx[:j + 1]], z.s[idx[:j + 1]], float(z.t[i]))
             post = fit_line(z.t[i + 1:i + 4], z.xy[i + 1:i + 4], z.s[i + 1:i + 4], float(z.t[i]))
