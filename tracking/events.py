@@ -243,18 +243,33 @@ def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: b
         post = fit_line(path.t[sel_post], path.xy[sel_post], path.s[sel_post], t_star)
         if pre is None or post is None:
             return t_star, err, pre, post
-        da, dv = pre.a - post.a, pre.v - post.v
-        nv = float(dv @ dv)
-        if nv < 1e-6:
+        meet = _lines_meet(pre, post)
+        if meet is None:
             return t_star, err, pre, post
-        t_new = t_star - float(da @ dv) / nv
+        t_new, speed = meet
         if abs(t_new - t_guess) > 2.5 * dt:
             t_new = t_guess
         t_star = t_new
-        err = math.sqrt(pre.var(t_star) + post.var(t_star)) / math.sqrt(nv)
+        err = math.sqrt(pre.var(t_star) + post.var(t_star)) / speed
     # A bend too slight to place (a graze, a creep) is somewhere in the window searched: not
     # seconds either side of it (which would make it simultaneous with everything).
     return t_star, min(max(err, 0.0005), 2.5 * dt), pre, post
+
+
+def _lines_meet(pre: Fit, post: Fit) -> tuple[float, float] | None:
+    """Where a path's lines before and after a bend (fitted about one time) meet: (time, |Δv|),
+    or None when they are parallel (no bend to place)."""
+    da, dv = pre.a - post.a, pre.v - post.v
+    nv = float(dv @ dv)
+    if nv < 1e-6:
+        return None
+    return pre.t_ref - float(da @ dv) / nv, math.sqrt(nv)
+
+
+def _touch_tol(p: Path, q: Path, t: float) -> float:
+    """How far beyond a diameter apart two balls' sampled centres may be and still touch at t
+    (mm): a margin for the blur and three sigmas of both centres."""
+    return 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t))
 
 
 def _rest_sigma(path: Path) -> float:
@@ -557,20 +572,21 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     # --- a pair meeting again within frames: one of them back off a cushion into the other ------
     for e in [e for e in events if e["type"] == "collision"]:
         x, y = e["balls"]
-        if x not in by or y not in by:
-            continue
-        if any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs.get(tuple(sorted((x, y))), [])):
-            continue  # its second contact is found
+        key = tuple(sorted((x, y)))
+        pairs.setdefault(key, [])
+        if x not in by or y not in by or any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs[key]):
+            continue  # (its second contact is found)
         hit = _hit_again(by[x], by[y], e["t"], paths, table, D, dt)
-        if hit is not None and all(abs(t2 - hit[0]) > dt for t2, _ in pairs.get(tuple(sorted((x, y))), [])):
-            if not hit[2] or not _touching(by[x], by[y], e["t"], D, dt):
-                # Not bent nor within touching at the first: that was this contact, timed early.
-                key = tuple(sorted((x, y)))
-                pairs[key] = [c for c in pairs[key] if c[0] != e["t"]]
-                e["t"], e["t_err"] = hit[0], hit[1]
-            else:
-                events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
-            pairs.setdefault(tuple(sorted((x, y))), []).append(hit[:2])
+        if hit is None or any(abs(t2 - hit[0]) <= dt for t2, _ in pairs[key]):
+            continue
+        if not hit[2] or not _touching(by[x], by[y], e["t"], D, dt):
+            # The path did not bend at the first, or the pair was not within touching then: the
+            # first was this contact, timed early.
+            pairs[key] = [c for c in pairs[key] if c[0] != e["t"]]
+            e["t"], e["t_err"] = hit[0], hit[1]
+        else:
+            events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
+        pairs[key].append(hit[:2])
 
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
@@ -711,13 +727,12 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             post = fit_line(z.t[i + 1:i + 4], z.xy[i + 1:i + 4], z.s[i + 1:i + 4], float(z.t[i]))
             if pre is None or post is None:
                 continue
-            dv = post.v - pre.v
-            nv = float(dv @ dv)
-            if nv < 1e-6:
+            meet = _lines_meet(pre, post)
+            if meet is None:
                 continue
             # Where the two lines meet (the bend), within the gap between the samples.
-            t_k = float(z.t[i]) - float((pre.a - post.a) @ dv) / nv
-            t_k = min(max(t_k, float(z.t[i])), float(z.t[i + 1]))
+            t_k, speed = min(max(meet[0], float(z.t[i])), float(z.t[i + 1])), meet[1]
+            dv = post.v - pre.v
             if t_k - t1 < dt or not w.moving_at(t_k, dt):
                 continue
             zp, wp = pre.pos(t_k), w.at(t_k)
@@ -725,7 +740,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                 continue
             n = zp - wp
             d = float(np.hypot(*n))
-            tol = 8.0 + 3.0 * math.hypot(_sig(z, t_k), _sig(w, t_k)) + 0.5 * math.sqrt(nv) * dt
+            tol = _touch_tol(z, w, t_k) + 0.5 * speed * dt
             if d > D + tol or d < 1e-6:
                 continue
             n /= d
@@ -740,7 +755,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                    and min(float(np.hypot(*(zp - cp))), float(np.hypot(*(wp - cp)))) < D + tol + AGAIN_CROWD_MM
                    for c in paths):
                 continue  # a third ball near either: a crowd (a rack), its contacts blur the lines
-            err = math.sqrt(pre.var(t_k) + post.var(t_k)) / math.sqrt(nv)
+            err = math.sqrt(pre.var(t_k) + post.var(t_k)) / speed
             score = along / noise
             if best is None or score > best[2]:
                 # Did its path bend at t1 too (or start there)? If not, t1 was this contact's,
@@ -760,7 +775,7 @@ def _touching(p: Path, q: Path, t: float, D: float, dt: float) -> bool:
     rel = _relative(p, q, ts)
     d = float(np.hypot(*rel[1]))
     half = 0.5 * max(float(np.hypot(*(rel[1] - rel[0]))), float(np.hypot(*(rel[2] - rel[1]))))
-    return d <= D + 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t)) + half
+    return d <= D + _touch_tol(p, q, t) + half
 
 
 def _striker_near(p: Path, k: int, t_on: float, paths: list[Path], strikers, D: float, dt: float) -> bool:
@@ -1599,7 +1614,7 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         if not (d[i] <= d[i - 1] and d[i] <= d[i + 1]):
             continue
         t = float(grid[i])
-        tol = 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t))
+        tol = _touch_tol(p, q, t)
         between = d[i] > D + tol  # met between the samples, if at all: the lines must show it
         if d[i] > D + tol + 0.5 * max(step[i - 1], step[i]):
             continue
