@@ -86,6 +86,11 @@ NUDGE_STOPPED_S = 0.1  # the pusher's motion may have ended this long before the
 AGAIN_S = 0.15
 AGAIN_CROWD_MM = 15.0
 AGAIN_SIGMAS = 3.5
+# The striker's contacts within two frames of its first are the onsets' guesses (a cluster's balls
+# start together) unless the ball was touching it half a frame or more after the first: a second
+# ball met on its way. On 9000-10019, 15 such: 12 true; the 3 false ones, and one true one, were
+# frozen to two or more balls (a cluster's). Under half a frame, none was true.
+SECOND_AFTER_FRAMES = 0.5
 
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
@@ -493,7 +498,21 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                     partner = next(b for b in e["balls"] if b != name)
                     pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
                                                         if abs(x[0] - e["t"]) > 1e-9]
-                    if partner == other or partner not in touching:
+                    if partner == other:
+                        continue
+                    if partner not in touching:
+                        # A ball the striker met half a frame or more after its first, touching it
+                        # then, is a second contact (seed 9012: the cue ball off the 3 into the 4
+                        # 16 ms later; seed 9013's 14 and 2, frozen together, both met); not one
+                        # frozen to two or more (a rack's, set off through them: seed 10013's 7,
+                        # between the 15 and the 11).
+                        q = by.get(partner)
+                        if q is None or q.rest is None or e["t"] - t_c < SECOND_AFTER_FRAMES * dt or \
+                                not _touching(by[name], q, e["t"], D, dt) or \
+                                sum(_frozen(r, q.rest, e["t"], D) for r in paths if r is not q and r.name != name) >= 2:
+                            continue
+                        pairs.setdefault(tuple(sorted(e["balls"])), []).append((e["t"], e["t_err"]))
+                        keep.append(e)
                         continue
                     t_line, e_line = touching[partner] if isinstance(touching, dict) else (t_c + 1e-4, e_c)
                     e = dict(e, t=max(t_line, t_c + 1e-4), t_err=max(e_line, e_c))
