@@ -86,6 +86,11 @@ NUDGE_STOPPED_S = 0.1  # the pusher's motion may have ended this long before the
 AGAIN_S = 0.15
 AGAIN_CROWD_MM = 15.0
 AGAIN_SIGMAS = 3.5
+# A ball resting within REBOUND_GAP_MM of a cushion, hit toward it, comes back off it into the
+# ball that hit it: that second contact needs REBOUND_SIGMAS of the hitter's bend, not
+# AGAIN_SIGMAS (7000-10019: +3 found, none extra; at 2.5 sigmas one fewer).
+REBOUND_GAP_MM = 15.0
+REBOUND_SIGMAS = 2.0
 # The striker's contacts within two frames of its first are the onsets' guesses (a cluster's balls
 # start together) unless the ball was touching it half a frame or more after the first: a second
 # ball met on its way. On 9000-10019, 15 such: 12 true; the 3 false ones, and one true one, were
@@ -611,7 +616,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         pairs.setdefault(key, [])
         if x not in by or y not in by or any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs[key]):
             continue  # (its second contact is found)
-        hit = _hit_again(by[x], by[y], e["t"], paths, table, D, dt)
+        hit = _hit_again(by[x], by[y], e["t"], paths, table, D, dt, e["t_err"])
         if hit is None or any(abs(t2 - hit[0]) <= dt for t2, _ in pairs[key]):
             continue
         if not hit[2] or not _touching(by[x], by[y], e["t"], D, dt):
@@ -731,7 +736,7 @@ def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, f
 
 
 def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: float, dt: float,
-               ) -> tuple[float, float, bool] | None:
+               t1_err: float = 0.0) -> tuple[float, float, bool] | None:
     """A second contact of a pair that met at t1, within `AGAIN_S`: (time, 1-sigma, whether the
     ball's path bent at t1 too) or None. The pair-wise tests (`_moving_contacts`) fit both balls
     over frames either side; here one ball has just bounced off a cushion, so only the other's
@@ -739,7 +744,8 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
     more, after t1) and after (three) differ by `AGAIN_SIGMAS` of their noise, along the line of
     centres away from the other ball (an impulse between balls lies on that line, a cushion's on
     the rail's normal: not along it at a cushion), the two within touching then and no third
-    ball near either."""
+    ball near either. `REBOUND_SIGMAS` where the other ball rested by a cushion and the first
+    contact drove it in (t1_err: the first contact's, for where the line after it starts)."""
     best = None
     for z, w in ((a, b), (b, a)):
         if not z.motions or not w.motions:
@@ -752,13 +758,26 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
         rel = _relative(z, w, z.t[span])
         gap = np.hypot(*rel.T) - D
         step = np.hypot(*np.diff(rel, axis=0).T)
+        # Where z was at t1, from its line before (a contact changes a velocity, not a position):
+        # the line after t1 starts there (two or three samples alone are too loose a line to
+        # tell a second blow from their noise; seed 7016's 4, met again 62 ms after by the 6
+        # back off the cushion it rested at).
+        fb1 = z.fit_before(t1, dt)
+        anchor = None
+        if fb1 is not None:
+            anchor = (fb1.pos(t1), math.sqrt(fb1.var(t1) + (float(np.hypot(*fb1.v)) * t1_err) ** 2))
+        w_hit = bool(w.motions) and w.rest is not None and float(w.t[w.motions[0][0]]) > t1 - dt
         for j in range(1, len(idx)):
             i = idx[j]
             if i + 3 >= len(z.t) or z.t[i + 3] > z.t[i] + 3.6 * dt:
                 continue
             if min(gap[j], gap[j + 1]) > 60.0 + step[j]:
                 continue
-            pre = fit_line(z.t[idx[:j + 1]], z.xy[idx[:j + 1]], z.s[idx[:j + 1]], float(z.t[i]))
+            if anchor is not None:
+                pre = fit_line(np.append(t1, z.t[idx[:j + 1]]), np.vstack([anchor[0], z.xy[idx[:j + 1]]]),
+                               np.append(anchor[1], z.s[idx[:j + 1]]), float(z.t[i]))
+            else:
+                pre = fit_line(z.t[idx[:j + 1]], z.xy[idx[:j + 1]], z.s[idx[:j + 1]], float(z.t[i]))
             post = fit_line(z.t[i + 1:i + 4], z.xy[i + 1:i + 4], z.s[i + 1:i + 4], float(z.t[i]))
             if pre is None or post is None:
                 continue
@@ -768,7 +787,8 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             # Where the two lines meet (the bend), within the gap between the samples.
             t_k, speed = min(max(meet[0], float(z.t[i])), float(z.t[i + 1])), meet[1]
             dv = post.v - pre.v
-            if t_k - t1 < dt or not w.moving_at(t_k, dt):
+            # (w was set off by the first contact though seen moving only later: a slow start.)
+            if t_k - t1 < dt or not (w.moving_at(t_k, dt) or (w_hit and float(w.t[w.motions[0][0]]) > t_k)):
                 continue
             zp, wp = pre.pos(t_k), w.at(t_k)
             if wp is None:
@@ -781,7 +801,12 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             n /= d
             noise = math.sqrt(pre.cov[1, 1] + post.cov[1, 1]) + BLOW_FLOOR_MM_S
             along = float(dv @ n)
-            if along < AGAIN_SIGMAS * noise or float(np.hypot(*(dv - along * n))) > 0.5 * along + 3.0 * noise:
+            # w set off by the first contact from its rest by a cushion, z on the line back from
+            # it: w's rebound into z is the expected course, and takes a weaker bend to show.
+            rebound = w_hit and any(float(table.cushion_gap(w.rest, r)) < REBOUND_GAP_MM and float(n @ nr) > 0.7
+                                    for r, (_, _, nr) in _RAILS.items())
+            sigmas = REBOUND_SIGMAS if rebound else AGAIN_SIGMAS
+            if along < sigmas * noise or float(np.hypot(*(dv - along * n))) > 0.5 * along + 3.0 * noise:
                 continue
             if any(float(table.cushion_gap(zp, r)) < 10.0 and abs(float(n @ nr)) > 0.5
                    for r, (_, _, nr) in _RAILS.items()):
@@ -795,10 +820,11 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             if best is None or score > best[2]:
                 # Did its path bend at t1 too (or start there)? If not, t1 was this contact's,
                 # timed early.
-                fb = z.fit_before(t1, dt)
-                bent = fb is None or float(np.hypot(*(pre.v - fb.v))) >= BLOW_SIGMAS * (
-                    math.sqrt(fb.cov[1, 1] + pre.cov[1, 1]) + BLOW_FLOOR_MM_S)
-                best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent)
+                bent = fb1 is None or float(np.hypot(*(pre.v - fb1.v))) >= BLOW_SIGMAS * (
+                    math.sqrt(fb1.cov[1, 1] + pre.cov[1, 1]) + BLOW_FLOOR_MM_S)
+                # (A rebound follows a first contact that drove w into its cushion: that one was
+                # real, though z's few samples between may hardly show it bend.)
+                best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent or rebound)
     return None if best is None else (best[0], best[1], best[3])
 
 
