@@ -432,3 +432,25 @@ def test_the_review_benchmark_compares_with_the_fastest_decoding_alone(monkeypat
     assert r["ratio"] == pytest.approx(r["review_fps"] / 250.0, abs=0.002)  # not / 200
     assert r["ratio_rounds"] == pytest.approx([f / 250.0 for f in r["review_runs"]], abs=0.002)
     assert "fastest threads" in bench.table(r, None)
+
+
+def test_the_review_benchmark_says_where_each_video_decodes_against_the_floors_premise(monkeypatch):
+    """Issue 6's 80 % floor is stated for footage that decodes here at ~120-150 fps: each row of
+    the benchmark says whether its video's decoding alone falls within, above or below that."""
+    from types import SimpleNamespace
+
+    import cueref.bench as bench
+    import cueref.review as review_mod
+
+    monkeypatch.setattr(bench, "video_info", lambda video: (60.0, 1000))
+    monkeypatch.setattr(review_mod, "review", lambda video, game, table, out:
+                        SimpleNamespace(frames=10, referee=SimpleNamespace(calls=[])))
+    rows = []
+    for fps in (250.0, 135.0, 80.0):
+        monkeypatch.setattr(bench, "decode_fps", lambda video, threads=None, fps=fps: (fps, 1000))
+        rows.append(bench.run_review(Path(f"v{int(fps)}.mp4"), "nine-ball", None, repeats=1))
+    assert [r["decode_premise"] for r in rows] == ["faster", "within", "slower"]
+    text = bench.table(rows, None).splitlines()
+    lines = [next(x for x in text if x.startswith(f"| v{int(f)}.mp4")) for f in (250, 135, 80)]
+    assert [x.rstrip(" |").rsplit("| ", 1)[1] for x in lines] == ["faster", "within", "slower"]
+    assert bench.PREMISE_FPS == (120.0, 150.0)
