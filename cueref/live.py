@@ -199,9 +199,11 @@ class LiveReferee:
         header["video"] = self.source.source
         self.referee: Referee = self.files.load(header)
         self.done = threading.Event()
-        from vision import rimfit
+        from vision import rimfit, rimvotes
 
-        rimfit.warm()  # before the camera starts: its queue would drop the first frames while it loads
+        # Before the camera starts: its queue would drop the first frames while these load.
+        rimfit.warm()
+        rimvotes.warm()
 
     # The processing thread.
     def run(self) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cueref.observation import Observation
-from vision import rimfit
+from vision import rimfit, rimvotes
 from vision.calibrate import Calibration
 from vision.crops import cut
 from vision.identify import Identifier, blurred_identifier
@@ -122,6 +122,7 @@ class BallDetector:
         # the time), and a slightly larger region costs little.
         self._grow = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * rg + 1, 2 * rg + 1))
         rimfit.warm()  # now, not at the first ball followed
+        rimvotes.warm()  # (and the first cluster)
         self.reset()
 
     def reset(self) -> None:

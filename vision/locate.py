@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import rimfit
+from vision import rimfit, rimvotes
 from vision.calibrate import Calibration
 
 
@@ -403,17 +403,7 @@ class Locator:
         thr2 = 1600.0
         sub = top[::3, ::3].ravel()
         q = max(thr2, float(np.partition(sub, int(0.75 * (len(sub) - 1)))[int(0.75 * (len(sub) - 1))]))
-        ys, xs = np.nonzero(top > thr2)
-        ch = np.argmax(np.stack([m[ys, xs] for m in m2], 1), axis=1)
-        g = np.sqrt(top[ys, xs])
-        ux, uy = gx[ys, xs, ch] / g, gy[ys, xs, ch] / g
-        wt = np.minimum(g / (2 * np.sqrt(q)), 1.0)
-        acc = np.zeros(h * w, np.float64)
-        for sgn in (1.0, -1.0):
-            vx = np.rint(xs + sgn * r * ux).astype(int)
-            vy = np.rint(ys + sgn * r * uy).astype(int)
-            ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
-            acc += np.bincount(vy[ok] * w + vx[ok], wt[ok], h * w)
+        acc = rimvotes.votes(m2[0], m2[1], m2[2], top, gx, gy, thr2, q, r)
         acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.5)
         k = max(3, int(0.8 * r) | 1)
         pk = (acc >= cv2.dilate(acc, np.ones((k, k), np.uint8))) & (acc > 0.2 * acc.max())
