@@ -70,9 +70,10 @@ FROZEN_LATE_S = 12 / 60
 # A resting ball that never started a motion but ends the shot this far off its rest (mm, the
 # median of its last NUDGE_SAMPLES samples against its rest) was pushed (`_nudged_by`): by the
 # last ball to come within a diameter and NUDGE_TOL_MM of it in the NUDGE_LOOK_S before it was
-# first seen off its rest. 2 mm is five sigmas of the difference of two such medians (0.7 mm a
-# sample); on 7000-10019, 3 mm found 14 such contacts, 2 mm 18, neither any that were not.
-NUDGE_MM = 2.0
+# first seen off its rest. 1.5 mm is about four sigmas of the difference of two such medians (0.7
+# mm a sample); on 7000-10019, 3 mm found 14 such contacts, 2 mm 18, 1.5 mm 22 (1.0 mm the same
+# 22), none that were not.
+NUDGE_MM = 1.5
 NUDGE_SAMPLES = 9
 NUDGE_TOL_MM = 4.0
 NUDGE_LOOK_S = 0.5
