@@ -117,9 +117,9 @@ def premise(decode_fps: float) -> str:
     return "within" if lo <= decode_fps <= hi else ("faster" if decode_fps > hi else "slower")
 
 
-def table(reviews: list[dict] | dict | None, live: dict | None) -> str:
+def table(reviews: list[dict] | None, live: dict | None) -> str:
     """The review rows (one a video) and the live row, as Markdown."""
-    reviews = [reviews] if isinstance(reviews, dict) else list(reviews or [])
+    reviews = reviews or []
     rows = []
     for review in reviews:
         sweep = ", ".join(f"{k}: {v}" for k, v in review["decode_sweep"].items())
@@ -133,7 +133,7 @@ def table(reviews: list[dict] | dict | None, live: dict | None) -> str:
     for review in reviews:
         rows.append(
             f"| {review['video']} ({review['media_fps']:g} fps) | {review['frames']} | "
-            f"{review.get('mbit_s', float('nan')):.1f} | "
+            f"{review['mbit_s']:.1f} | "
             f"{review['decode_fps_fastest_threads']} ({review['decode_threads_fastest']}) / "
             f"{review['decode_fps_review_threads']} ({review['decode_threads']}) | {review['review_fps']} | "
             f"{review['ratio'] * 100:.1f} % | "

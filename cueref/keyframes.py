@@ -57,7 +57,7 @@ class CueCrops:
 
     def __init__(self, ball_radius_px: float, fps: float, keep_s: float = 20.0):
         self.half = int(math.ceil(5.0 * ball_radius_px))
-        self.keep = int(keep_s * fps)
+        self.keep = max(1, int(keep_s * fps))
         self.fps = fps
         self.crops: OrderedDict[int, np.ndarray] = OrderedDict()
         self.seen: set[int] = set()  # the frames whose crop is centred on a cue ball seen there

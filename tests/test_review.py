@@ -431,7 +431,7 @@ def test_the_review_benchmark_compares_with_the_fastest_decoding_alone(monkeypat
     assert r["review_fps"] < 100.0  # (10 frames in 0.1 s and more)
     assert r["ratio"] == pytest.approx(r["review_fps"] / 250.0, abs=0.002)  # not / 200
     assert r["ratio_rounds"] == pytest.approx([f / 250.0 for f in r["review_runs"]], abs=0.002)
-    assert "fastest threads" in bench.table(r, None)
+    assert "fastest threads" in bench.table([r], None)
 
 
 def test_the_review_benchmark_says_where_each_video_decodes_against_the_floors_premise(monkeypatch):

@@ -493,12 +493,7 @@ def test_rim_votes_pile_up_at_the_centres_of_frozen_balls():
     centres = [(50.0, 60.0), (50.0 + 2 * r, 60.0), (50.0 + 4 * r, 60.0)]
     for (x, y), colour in zip(centres, [(0, 200, 230), (200, 40, 40), (240, 240, 240)]):
         cv2.circle(img, (int(x * 16), int(y * 16)), int(r * 16), colour, -1, cv2.LINE_AA, shift=4)
-    c = cv2.GaussianBlur(img, (0, 0), 1.0)
-    gx, gy = cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)
-    m2 = cv2.split(cv2.multiply(gx, gx) + cv2.multiply(gy, gy))
-    top = cv2.max(cv2.max(m2[0], m2[1]), m2[2])
-    acc = rimvotes.votes(m2[0], m2[1], m2[2], top, gx, gy, 1600.0, float(np.percentile(top, 75)) + 1600.0, r)
-    acc = cv2.GaussianBlur(acc.reshape(top.shape).astype(np.float32), (0, 0), 1.5)
+    acc = cv2.GaussianBlur(rimvotes.vote_image(img, r).astype(np.float32), (0, 0), 1.5)
     peaks = []
     for _ in range(3):  # the highest peak, then the next one a radius away from those found
         y, x = np.unravel_index(int(np.argmax(acc)), acc.shape)

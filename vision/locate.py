@@ -392,19 +392,7 @@ class Locator:
         h_img, w_img = bgr.shape[:2]
         x0, y0 = max(0, int(box[0, 0]) - m), max(0, int(box[0, 1]) - m)
         x1, y1 = min(w_img, int(box[1, 0]) + m + 1), min(h_img, int(box[1, 1]) + m + 1)
-        c = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), 1.0)
-        gx, gy = cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)
-        m2 = cv2.split(cv2.multiply(gx, gx) + cv2.multiply(gy, gy))
-        top = cv2.max(cv2.max(m2[0], m2[1]), m2[2])  # the channel that changes most
-        h, w = top.shape
-        # Every edge above a fixed threshold (a step of ~10 grey levels) votes, weighted up to the
-        # box's upper quartile of edges: a threshold relative to the box would let a box full of
-        # balls drop the faint rims (a purple ball against blue cloth).
-        thr2 = 1600.0
-        sub = top[::3, ::3].ravel()
-        q = max(thr2, float(np.partition(sub, int(0.75 * (len(sub) - 1)))[int(0.75 * (len(sub) - 1))]))
-        acc = rimvotes.votes(m2[0], m2[1], m2[2], top, gx, gy, thr2, q, r)
-        acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.5)
+        acc = cv2.GaussianBlur(rimvotes.vote_image(bgr[y0:y1, x0:x1], r).astype(np.float32), (0, 0), 1.5)
         k = max(3, int(0.8 * r) | 1)
         pk = (acc >= cv2.dilate(acc, np.ones((k, k), np.uint8))) & (acc > 0.2 * acc.max())
         pk[0, :] = pk[-1, :] = False
