@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cueref.table import Table
+from cueref.table import Table, segment_distances
 from tracking.tracker import REST_S
 
 
@@ -102,6 +102,7 @@ SECOND_AFTER_FRAMES = 0.5
 # come near again with a blow on the lines (one's bounce off a cushion). At 3 frames, 7000-10019
 # had 6 such extras more (seed 8007's 8 and 4, 57 ms apart) and not one true contact fewer.
 SAME_MEETING_FRAMES = 6.0
+LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit_before`)
 
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
@@ -157,7 +158,7 @@ class Path:
                 return k
         return None
 
-    def fit_before(self, t: float, dt: float, frames: float = 4.6) -> Fit | None:
+    def fit_before(self, t: float, dt: float, frames: float = LINE_FRAMES) -> Fit | None:
         """The straight line of the ball's motion just before t: samples of the motion under way
         only, plus its rest position at its onset when that is within the window."""
         k = self.motion_at(t - 0.3 * dt)
@@ -435,7 +436,12 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     for t_on, err, p, k in onsets:
         pos = p.start_of(k, t_on)
         first = p.name in strikers and p.name not in strikes and k == 0
-        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first)
+        met: dict[str, list[tuple[float, str]]] = {}  # each ball's contacts so far
+        for (x, y), ts in pairs.items():
+            met.setdefault(x, []).extend((t, y) for t, _ in ts)
+            met.setdefault(y, []).extend((t, x) for t, _ in ts)
+        partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first,
+                             met=met)
         if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
@@ -1286,17 +1292,22 @@ def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:
 
 
 def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
-              slack: float, causes: bool = False, recent: bool = False, striker: bool = False) -> list:
+              slack: float, causes: bool = False, recent: bool = False, striker: bool = False,
+              met: dict[str, list[tuple[float, str]]] | None = None) -> list:
     """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
     moving then, or starting with it (a frozen neighbour). With `causes`, balls already moving
     (or started clearly earlier) come first: a frozen neighbour starting at the same instant was
     pushed by the same blow. The one nearest a diameter away touched it; a second counts only if
-    it too is touching."""
+    it too is touching. `met`: each ball's contacts found so far, (time, the other ball): one that
+    met a ball other than p within its line's window before t_on is judged by its path since
+    that contact (`_approach`'s `since`)."""
     moving, starting = [], []
     for q in paths:
         if q is p:
             continue
-        dist = _approach(q, pos, t_on, dt)
+        since = max((x for x, other in (met or {}).get(q.name, ())
+                     if other != p.name and t_on - LINE_FRAMES * dt < x < t_on), default=None)
+        dist = _approach(q, pos, t_on, dt, since)
         if dist is None:
             continue
         tol = 6.0 + slack + 3.0 * math.hypot(_sig(p, t_on), _sig(q, t_on))
@@ -1646,13 +1657,25 @@ def _slow_start(p: Path, k: int, dt: float) -> bool:
     return f is not None and float(np.hypot(*f.v)) < 300.0
 
 
-def _approach(q: Path, pos: np.ndarray, t: float, dt: float) -> float | None:
+def _approach(q: Path, pos: np.ndarray, t: float, dt: float, since: float | None = None) -> float | None:
     """How close ball q came to the point `pos` around time t (within 1.5 frames): its line
-    before t extrapolated (interpolating across a fast contact would cut the corner)."""
+    before t extrapolated (interpolating across a fast contact would cut the corner). `since`:
+    q met another ball then, within the line's window: if q was moving before that contact, its
+    line through it heads where q no longer went (seed 10003's cue ball, into the 4, "reached"
+    the 14 beyond it, which the 4 then hit): q's own path from that contact (where its line
+    before put it then, and its samples after, to 1.5 frames after t) instead. (A ball set off
+    by that contact has a line that starts there.)"""
     qp = q.at(t)
     if qp is None:
         return None
     best = float(np.hypot(*(qp - pos)))
+    fb = q.fit_before(since, dt) if since is not None else None
+    if fb is not None:
+        sel = (q.t > since) & (q.t <= t + 1.5 * dt)
+        pts = np.vstack([fb.pos(since).reshape(1, 2), q.xy[sel]])
+        if len(pts) >= 2:
+            return min(best, float(np.min(segment_distances(pos, pts[:-1], pts[1:]))))
+        return best
     near = _line_nearest(q, pos, t, dt)
     return min(best, near[0]) if near is not None else best
 
