@@ -49,6 +49,10 @@ KISS_FRAMES = 12.0
 KISS_FLOOR_MM_S = 15.0
 KISS_SIGMAS = 2.5
 KISS_CLOSING_MM_S = 20.0
+# `_moving_contacts`: where the lines before put two moving balls a diameter apart, a blow this
+# clear is their contact though the lines after do not trace back to it (one of them met
+# another ball within those lines' frames).
+CLEAR_BLOW_SIGMAS = 10.0
 HARD_FRAMES, HARD_SIGMAS = 2.0, 6.0  # `_hard_blow`: lines of two samples; a blow that clear
 PARTED_MM = 15.0  # `_parted`: a pair this far beyond a diameter between two contacts met twice
 KISS_LIKE = 0.3  # the smaller push at least this fraction of the larger (spin takes some of one)
@@ -1760,7 +1764,12 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         back = contact_time(gp, gq, D, t_c, dt) if (gp is not None and gq is not None) else None
         if between and (back is None or abs(back[0] - est[0]) > 1.5 * dt
                         or float(np.hypot(*(gp.pos(back[0]) - gq.pos(back[0])))) > D + tol):
-            continue  # the lines after must part from a diameter apart, about then
+            # The lines after must part from a diameter apart, about then; unless the lines before
+            # meet at a diameter and the blow is beyond doubt (seed 7006's cue ball, off the 1
+            # into the 7 23 ms later: its line after spans both contacts).
+            if blow >= CLEAR_BLOW_SIGMAS:
+                cands.append((est[0], est[1], blow))
+            continue
         if back is not None and abs(back[0] - est[0]) < 3 * max(math.hypot(back[1], est[1]), dt):
             w1, w2 = 1 / est[1] ** 2, 1 / back[1] ** 2
             est = ((est[0] * w1 + back[0] * w2) / (w1 + w2), math.sqrt(1 / (w1 + w2)))
