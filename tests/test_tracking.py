@@ -2145,3 +2145,18 @@ def test_a_ball_into_a_pockets_jaw_touches_it_where_the_jaw_is_not_at_the_nose_l
     _, _, t = truth["cushion"]
     assert len(times) == 1, times
     assert abs(times[0] - t) <= 1 / 60, (times, t)
+
+
+def test_a_ball_struck_into_the_cushion_it_rested_by_and_back_within_a_frame_met_the_striker_twice():
+    # Pooltool seed 7014: the cue ball, at 3.8 m/s, meets the 1 resting 20 mm off the head
+    # cushion; the 1 meets the cushion 6 ms later and comes back into the cue ball 13 ms after
+    # the first contact, and the cue ball leaves at 2.5 m/s the way it came. No path bends twice
+    # in under a frame; but one contact between equal balls leaves the striker moving, if at all,
+    # on towards the other ball along their line of centres, never back (`_rebound_hit`).
+    rec, fps, truth = _replay("rebound-within-a-frame-seed7014.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = sorted(shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"
+                  and sorted(e["balls"]) == ["1", "cue"])
+    assert len(hits) == 2, hits
+    for h, (_, _, t) in zip(hits, truth["contacts"]):
+        assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])

@@ -96,6 +96,9 @@ AGAIN_SIGMAS = 3.5
 # AGAIN_SIGMAS (7000-10019: +3 found, none extra; at 2.5 sigmas one fewer).
 REBOUND_GAP_MM = 15.0
 REBOUND_SIGMAS = 2.0
+# `_rebound_hit`: a ball within this of a cushion, struck into it at this speed or more, comes back
+# at `REBOUND_E` of its speed; the striker seen moving away at `REBOUND_AWAY` of its speed into it.
+REBOUND_HIT_GAP_MM, REBOUND_MIN_MM_S, REBOUND_E, REBOUND_AWAY = 30.0, 500.0, 0.8, 0.2
 # The striker's contacts within two frames of its first are the onsets' guesses (a cluster's balls
 # start together) unless the ball was touching it half a frame or more after the first: a second
 # ball met on its way. On 9000-10019, 15 such: 12 true; the 3 false ones, and one true one, were
@@ -644,6 +647,21 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
         pairs[key].append(hit[:2])
 
+    # --- a ball struck into a cushion it rested by, back into the striker within a frame -------
+    for e in [e for e in events if e["type"] == "collision"]:
+        x, y = e["balls"]
+        if x not in by or y not in by:
+            continue
+        key = tuple(sorted((x, y)))
+        if any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs.get(key, [])):
+            continue  # (its second contact is found)
+        for z, w in ((by[x], by[y]), (by[y], by[x])):
+            hit = _rebound_hit(z, w, e["t"], table, D, dt)
+            if hit is not None:
+                events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
+                pairs.setdefault(key, []).append(hit)
+                break
+
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
         events += _cushions(p, table, fps)
@@ -842,6 +860,57 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                 # real, though z's few samples between may hardly show it bend.)
                 best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent or rebound)
     return None if best is None else (best[0], best[1], best[3])
+
+
+def _rebound_hit(z: Path, w: Path, t1: float, table: Table, D: float, dt: float) -> tuple[float, float] | None:
+    """A second contact within a frame and a half of the first, too soon to bend a path twice: z
+    drove w, resting by a cushion, into it, and w came straight back into z (seed 7014's cue ball
+    into the 1, 20 mm off the head cushion: the cushion 6 ms after, the cue ball met again 13 ms
+    after). Between equal balls one contact leaves the striker a little of its speed along the
+    line of centres, towards the other ball, never away from it: a striker moving away along
+    that line once w is back (`REBOUND_AWAY` of its speed into w, and `BLOW_SIGMAS` of the
+    noise) was hit again. (time, 1-sigma) or None. The time from the cushion's distance: w
+    leaves at about z's speed along the line and comes back at `REBOUND_E` of it."""
+    if w.rest is None or not w.motions:
+        return None
+    w_on = w.onsets[0][0] if w.onsets and 0 in w.onsets else float(w.t[w.motions[0][0]]) - 0.5 * dt
+    if not t1 - 0.5 * dt <= w_on <= t1 + 1.5 * dt:
+        return None  # not set off by this contact
+    fb = z.fit_before(t1, dt)
+    if fb is None:
+        return None
+    n = w.rest - fb.pos(t1)
+    d = float(np.hypot(*n))
+    if d < 1e-6:
+        return None
+    n = n / d
+    v0n = float(fb.v @ n)
+    if v0n < REBOUND_MIN_MM_S:
+        return None
+    for rail, (_, _, nr) in _RAILS.items():
+        into = -float(n @ nr)  # the share of the line of centres that points into this rail
+        gap = float(table.cushion_gap(w.rest, rail))
+        if into < 0.7 or gap > REBOUND_HIT_GAP_MM:
+            continue
+        u = v0n * into
+        t2 = t1 + max(gap, 0.0) / u * (1.0 + 1.0 / REBOUND_E)
+        if t2 - t1 > 1.5 * dt:
+            return None  # (later, each path bends apart: `_hit_again`)
+        after = z.fit_after(t2, dt)
+        if after is None:
+            return None
+        sel = (z.t >= t1) & (z.t <= t2 + (4.0 + POST_GUARD) * dt)
+        if sel.sum() < 2:
+            return None
+        reach = 10.0 + float(np.max(np.hypot(*np.diff(z.xy[sel], axis=0).T)))
+        if any(float(np.min(table.cushion_gap(z.xy[sel], r))) < reach for r in _RAILS):
+            return None  # z itself at a cushion (a fast ball is sampled a step from it): its own bounce
+        v1n = float(after.v @ n)
+        noise = math.sqrt(fb.cov[1, 1] + after.cov[1, 1]) + BLOW_FLOOR_MM_S
+        if -v1n > max(BLOW_SIGMAS * noise, REBOUND_AWAY * v0n):
+            return t2, max(0.25 * dt, 0.3 * (t2 - t1))
+        return None
+    return None
 
 
 def _touching(p: Path, q: Path, t: float, D: float, dt: float) -> bool:
