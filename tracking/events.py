@@ -443,12 +443,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     for t_on, err, p, k in onsets:
         pos = p.start_of(k, t_on)
         first = p.name in strikers and p.name not in strikes and k == 0
-        met: dict[str, list[tuple[float, str]]] = {}  # each ball's contacts so far
-        for (x, y), ts in pairs.items():
-            met.setdefault(x, []).extend((t, y) for t, _ in ts)
-            met.setdefault(y, []).extend((t, x) for t, _ in ts)
         partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first,
-                             met=met)
+                             met=pairs)
         if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
@@ -628,7 +624,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if hit is not None:
             add_collision(hit[0].name, p.name, hit[1], hit[2])
 
-    # --- a pair meeting again within frames: one of them back off a cushion into the other ------
+    # --- a pair meeting again: one of them back off a cushion into the other ----------------------
     for e in [e for e in events if e["type"] == "collision"]:
         x, y = e["balls"]
         key = tuple(sorted((x, y)))
@@ -636,7 +632,14 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if x not in by or y not in by or any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs[key]):
             continue  # (its second contact is found)
         hit = _hit_again(by[x], by[y], e["t"], paths, table, D, dt, e["t_err"])
-        if hit is None or any(abs(t2 - hit[0]) <= dt for t2, _ in pairs[key]):
+        if hit is None:
+            # Or back within a frame and a half: too soon for a path to bend twice.
+            back = _rebound_hit(by[x], by[y], e["t"], table, D, dt) or _rebound_hit(by[y], by[x], e["t"], table, D, dt)
+            if back is not None:
+                events.append({"t": back[0], "type": "collision", "balls": [x, y], "t_err": back[1]})
+                pairs[key].append(back)
+            continue
+        if any(abs(t2 - hit[0]) <= dt for t2, _ in pairs[key]):
             continue
         if not hit[2] or not _touching(by[x], by[y], e["t"], D, dt):
             # The path did not bend at the first, or the pair was not within touching then: the
@@ -646,21 +649,6 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         else:
             events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
         pairs[key].append(hit[:2])
-
-    # --- a ball struck into a cushion it rested by, back into the striker within a frame -------
-    for e in [e for e in events if e["type"] == "collision"]:
-        x, y = e["balls"]
-        if x not in by or y not in by:
-            continue
-        key = tuple(sorted((x, y)))
-        if any(e["t"] < t2 <= e["t"] + AGAIN_S + dt for t2, _ in pairs.get(key, [])):
-            continue  # (its second contact is found)
-        for z, w in ((by[x], by[y]), (by[y], by[x])):
-            hit = _rebound_hit(z, w, e["t"], table, D, dt)
-            if hit is not None:
-                events.append({"t": hit[0], "type": "collision", "balls": [x, y], "t_err": hit[1]})
-                pairs.setdefault(key, []).append(hit)
-                break
 
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
@@ -1366,20 +1354,20 @@ def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:
 
 def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float, window: float,
               slack: float, causes: bool = False, recent: bool = False, striker: bool = False,
-              met: dict[str, list[tuple[float, str]]] | None = None) -> list:
+              met: dict[tuple[str, str], list[tuple[float, float]]] | None = None) -> list:
     """The balls that can have set p moving at t_on: within a diameter (plus tolerance) of it and
     moving then, or starting with it (a frozen neighbour). With `causes`, balls already moving
     (or started clearly earlier) come first: a frozen neighbour starting at the same instant was
     pushed by the same blow. The one nearest a diameter away touched it; a second counts only if
-    it too is touching. `met`: each ball's contacts found so far, (time, the other ball): one that
-    met a ball other than p within its line's window before t_on is judged by its path since
-    that contact (`_approach`'s `since`)."""
+    it too is touching. `met`: the contacts found so far (`extract`'s pairs: (time, sigma) by
+    pair): a ball that met one other than p within its line's window before t_on is judged by
+    its path since that contact (`_approach`'s `since`)."""
     moving, starting = [], []
     for q in paths:
         if q is p:
             continue
-        since = max((x for x, other in (met or {}).get(q.name, ())
-                     if other != p.name and t_on - LINE_FRAMES * dt < x < t_on), default=None)
+        since = max((x for pair, ts in (met or {}).items() if q.name in pair and p.name not in pair
+                     for x, _ in ts if t_on - LINE_FRAMES * dt < x < t_on), default=None)
         dist = _approach(q, pos, t_on, dt, since)
         if dist is None:
             continue
