@@ -147,6 +147,10 @@ class Observer:
         self.table, self.game, self.calibration, self.head = table, game, calibration, head
         self.cal = None
         self.det = None
+        # The detector's compiled steps load meanwhile (numba's cache, the first time in a
+        # process: ~0.5 s), while the first frame is decoded and the table found in it.
+        self._warming = threading.Thread(target=_warm_detector, name="cueref-warm-detector", daemon=True)
+        self._warming.start()
 
     def __call__(self, k: int, t: float, img):
         if self.det is None:
@@ -168,6 +172,7 @@ class Observer:
         if size != (img.shape[1], img.shape[0]):
             raise MediaError(f"frames are {img.shape[1]}x{img.shape[0]} but the calibration is for "
                              f"{size[0]}x{size[1]}")
+        self._warming.join()
         try:
             self.det = BallDetector(cal, game=self.game)
         except ModelMissing as e:
@@ -177,6 +182,16 @@ class Observer:
     @property
     def ball_radius_px(self) -> float:
         return float(self.det.locator.r_full) if self.det is not None else 10.0
+
+
+def _warm_detector() -> None:
+    try:
+        from vision import rimfit, rimvotes
+
+        rimfit.warm()
+        rimvotes.warm()
+    except Exception:  # noqa: BLE001 - the detector's own start says what is wrong, in its thread
+        pass
 
 
 def observed(frames, observer: Observer):
@@ -243,12 +258,33 @@ class ReconstructorProcess:
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_reconstruct, args=(child, table, fps, video, prior_shots),
                                  name="cueref-tracking", daemon=True)
-        self._proc.start()
-        child.close()
+        # Started from a thread: the first start in a process waits for the fork server to import
+        # the tracker's modules (~0.7 s), time in which the review decodes its first frames,
+        # calibrates and loads the detector. The first batch waits for it (`_started`).
+        self._start_error: BaseException | None = None
+        self._starting: threading.Thread | None = threading.Thread(
+            target=self._start, args=(child,), name="cueref-tracking-start", daemon=True)
+        self._starting.start()
         self._batch: list = []
         self._waiting = 0  # messages sent and not yet answered
         self._ready: list[dict] = []
         self._answered = False  # whether the process has answered at all
+
+    def _start(self, child) -> None:
+        try:
+            self._proc.start()
+        except BaseException as e:  # noqa: BLE001 - raised again at the first send
+            self._start_error = e
+        finally:
+            child.close()
+
+    def _started(self) -> None:
+        """Wait for the process's start (see `__init__`); raise what stopped it."""
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+            if self._start_error is not None:
+                raise self._start_error
 
     def push(self, frame: int, t: float, observations) -> list[dict]:
         self._batch.append((frame, t, observations))
@@ -273,6 +309,10 @@ class ReconstructorProcess:
         return out + self._take()
 
     def close(self) -> None:
+        try:
+            self._started()
+        except Exception:  # noqa: BLE001 - it never started: nothing to stop
+            pass
         if self._proc.is_alive():
             try:
                 self._conn.send(None)
@@ -290,6 +330,7 @@ class ReconstructorProcess:
         self.close()
 
     def _send(self, msg) -> None:
+        self._started()
         try:
             self._conn.send(msg)
         except OSError:  # the process is gone (a broken pipe)

@@ -1162,6 +1162,34 @@ def test_a_tracking_process_that_cannot_start_is_said_in_words(tmp_path):
     assert 'if __name__ == "__main__":' in last
 
 
+def test_a_tracking_process_that_fails_to_start_raises_at_the_first_batch(monkeypatch):
+    # The process is started from a thread (the fork server's imports overlap the review's
+    # start): what stopped it reaches the review at its first batch, and closing does not hang.
+    import multiprocessing
+
+    import cueref.pipeline as pipeline
+
+    class NoProcesses:
+        Pipe = staticmethod(multiprocessing.Pipe)
+
+        class Process:
+            def __init__(self, **kw):
+                pass
+
+            def start(self):
+                raise OSError("no more processes")
+
+            def is_alive(self):
+                return False
+
+    monkeypatch.setattr(pipeline, "_tracking_context", lambda: NoProcesses)
+    with pipeline.ReconstructorProcess(T, 60.0) as there:
+        for k in range(pipeline.ReconstructorProcess.BATCH - 1):
+            assert there.push(k, k / 60, []) == []  # (no batch sent yet)
+        with pytest.raises(OSError, match="no more processes"):
+            there.push(7, 7 / 60, [])
+
+
 def test_a_review_process_starts_no_blas_threads():
     # cueref sets OPENBLAS_NUM_THREADS=1 before numpy loads (cueref/__init__.py): its stages are
     # the parallelism, and OpenBLAS's idle threads spin on the cores they share. Linux: the
