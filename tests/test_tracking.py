@@ -2164,6 +2164,26 @@ def test_two_moving_balls_meeting_just_before_one_meets_a_third_is_a_contact():
         assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
 
 
+@pytest.mark.parametrize("name", ["departure-seed7003a.json", "departure-seed7003b.json"])
+def test_a_ball_set_off_along_the_line_from_the_one_that_had_just_been_hit_was_hit_by_it(name):
+    # Pooltool seed 7003, twice: the cue ball meets a ball (the 2 nearly full; the 10 at 5.8
+    # m/s) and that ball meets the next (the 3, 31 mm on; the 5) 7 and 5 ms later, within the
+    # frame. Before, the 3's start was blamed on the cue ball (its line, extrapolated on through
+    # the 2, "reached" the 3) and the 5's on nothing: both contacts were missed. A ball struck
+    # from rest leaves along the line of centres, so the striker's centre was a diameter behind
+    # it against the way it left; the 2's and the 10's paths pass there, the cue ball's not
+    # (`_by_departure`).
+    rec, fps, truth = _replay(name)
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
+    for a, b, t in truth["contacts"]:
+        near = [h for balls, h in hits if balls == sorted([a, b]) and abs(h - t) < 0.1]
+        assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
+    # And the cue ball did not meet the second ball then.
+    x, _, t2 = truth["contacts"][1]
+    assert not [h for balls, h in hits if balls == sorted([x, "cue"]) and abs(h - t2) < 0.1], hits
+
+
 def test_a_ball_into_a_pockets_jaw_touches_it_where_the_jaw_is_not_at_the_nose_line():
     # Pooltool seed 7014: the 1 runs at 1.2 m/s into the head cushion's jaw at a corner pocket's
     # mouth and touches it with its centre 19 mm past the head nose line. The contact was timed

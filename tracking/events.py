@@ -110,6 +110,14 @@ SECOND_AFTER_FRAMES = 0.5
 # had 6 such extras more (seed 8007's 8 and 4, 57 ms apart) and not one true contact fewer.
 SAME_MEETING_FRAMES = 6.0
 LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit_before`)
+# `_by_departure`: a ball set off from rest leaves along the line of centres; a sample this far
+# from its rest gives the direction within several degrees (a fast ball's blurred centre strays
+# sideways by millimetres), where the striker was within several millimetres. The striker's
+# path passed that spot this near, any other ball's twice as far; a partner the onsets named
+# farther than `DEPARTURE_FAR_MM` from it is replaced.
+DEPARTURE_MIN_MM = 10.0
+DEPARTURE_TOL_MM = 15.0
+DEPARTURE_FAR_MM = 40.0
 
 
 def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
@@ -445,6 +453,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         first = p.name in strikers and p.name not in strikes and k == 0
         partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first,
                              met=pairs)
+        if not first:
+            partners = _by_departure(p, pos, t_on, onsets, paths, D, dt, partners, pairs)
         if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
@@ -1406,6 +1416,89 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
             if along(best[1]) > 0.9 and along(group[0][1]) < 0.7:
                 return [(best[1], best[2])]
     return picked
+
+
+def _departure(p: Path, pos, t_on: float, D: float, dt: float) -> np.ndarray | None:
+    """Where the centre of the ball that set p off from `pos` at t_on was at that contact: struck
+    from rest, a ball leaves along the line of centres, so a diameter back from `pos` against the
+    way to its first sample `DEPARTURE_MIN_MM` or more from there, within 2.5 frames (the next
+    contact may follow soon: seed 7003's 3 met the 8 under two frames later); None if none."""
+    pos = np.asarray(pos, float)
+    sel = (p.t > t_on) & (p.t <= t_on + 2.5 * dt)
+    for xy in p.xy[sel]:
+        d = float(np.hypot(*(xy - pos)))
+        if d >= DEPARTURE_MIN_MM:
+            return pos - D * (xy - pos) / d
+    return None
+
+
+def _near_then(q: Path, c: np.ndarray, t_on: float, dt: float, since: float | None) -> float | None:
+    """How close ball q came to the point c within 1.5 frames of t_on (None: q not moving then):
+    its samples then (from its rest, if it started then); its line before, or, `since` a contact
+    of its own in the line's window, its path from there (see `_approach`); and its line after,
+    followed back (a contact between two samples is a corner that they cut)."""
+    lo, hi = t_on - 1.5 * dt, t_on + 1.5 * dt
+    k = q.motion_at(t_on, slack=1.5 * dt)
+    if k is None:
+        return None
+    segs = []
+    fb = q.fit_before(since if since is not None else t_on, dt)
+    if since is not None and fb is not None:
+        sel = (q.t > since) & (q.t <= hi + dt)
+        poly = np.vstack([fb.pos(since).reshape(1, 2), q.xy[sel]])
+    else:
+        sel = (q.t >= lo - dt) & (q.t <= hi + dt)
+        poly = q.xy[sel]
+        start = q.onsets.get(k) if q.onsets else None
+        if start is not None and start[0] >= lo - dt and q.rest_of(k) is not None:
+            poly = np.vstack([q.rest_of(k).reshape(1, 2), poly])
+        if fb is not None:
+            segs.append((fb.pos(lo), fb.pos(hi)))
+    fa = q.fit_after(t_on, dt)
+    if fa is not None:
+        segs.append((fa.pos(lo), fa.pos(hi)))
+    if len(poly) >= 2:
+        segs.append((poly[:-1], poly[1:]))
+    elif len(poly):
+        segs.append((poly[0], poly[0]))
+    if not segs:
+        return None
+    return min(float(np.min(segment_distances(c, a, b))) for a, b in segs)
+
+
+def _by_departure(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float,
+                  partners: list, met: dict[tuple[str, str], list[tuple[float, float]]]) -> list:
+    """`partners` (from `_partners`) checked against the way p left: the ball whose path passed
+    where the striker's centre had to be (`_departure`) within `DEPARTURE_TOL_MM`, and no other
+    within twice that, set p off. It replaces no partner, or a single one that was nowhere near
+    that spot (`DEPARTURE_FAR_MM`): contacts a few milliseconds apart, where the onsets blame the
+    ball whose line ran on through the one it had hit (seed 7003's cue ball into the 2, which met
+    the 3 7 ms later: the cue ball's line "reached" the 3; its 10, set off by the cue ball at 5.8
+    m/s into the 5 5 ms later, the corner between two samples)."""
+    if len(partners) > 1:
+        return partners
+    c = _departure(p, pos, t_on, D, dt)
+    if c is None:
+        return partners
+    near = []
+    for q in paths:
+        if q is p:
+            continue
+        # (A contact of q's timed at p's onset too: both onsets moved up to the first contact.)
+        since = max((x for pair, ts in met.items() if q.name in pair and p.name not in pair
+                     for x, _ in ts if t_on - LINE_FRAMES * dt < x <= t_on), default=None)
+        d = _near_then(q, c, t_on, dt, since)
+        if d is not None:
+            near.append((d, q))
+    near.sort(key=lambda x: x[0])
+    if not near or near[0][0] > DEPARTURE_TOL_MM or (len(near) > 1 and near[1][0] <= 2 * DEPARTURE_TOL_MM):
+        return partners
+    best = near[0][1]
+    if partners:
+        named = partners[0][0]
+        if named is best or any(r is named and d <= DEPARTURE_FAR_MM for d, r in near):
+            return partners
+    return [(best, [o for o in onsets if o[2] is best and abs(o[0] - t_on) <= 1.5 * dt])]
 
 
 def _screened(q: Path, pos, t_on: float, paths: list[Path], p: Path, D: float, dt: float) -> bool:
