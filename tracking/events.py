@@ -116,6 +116,7 @@ LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit
 # path passed that spot this near, any other ball's twice as far; a partner the onsets named
 # farther than `DEPARTURE_FAR_MM` from it is replaced.
 DEPARTURE_MIN_MM = 10.0
+DEPARTURE_TURN_DEG = 10.0
 DEPARTURE_TOL_MM = 15.0
 DEPARTURE_FAR_MM = 40.0
 
@@ -454,7 +455,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         partners = _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=first,
                              met=pairs)
         if not first:
-            partners = _by_departure(p, pos, t_on, onsets, paths, D, dt, partners, pairs)
+            partners = _by_departure(p, k, pos, t_on, onsets, paths, D, dt, partners, pairs)
         if not partners and not first:
             # A ball deep in a cluster creeps off late: look a little wider before calling it
             # disturbed.
@@ -1418,18 +1419,30 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     return picked
 
 
-def _departure(p: Path, pos, t_on: float, D: float, dt: float) -> np.ndarray | None:
-    """Where the centre of the ball that set p off from `pos` at t_on was at that contact: struck
-    from rest, a ball leaves along the line of centres, so a diameter back from `pos` against the
-    way to its first sample `DEPARTURE_MIN_MM` or more from there, within 2.5 frames (the next
-    contact may follow soon: seed 7003's 3 met the 8 under two frames later); None if none."""
+def _departure(p: Path, k: int, pos, D: float) -> np.ndarray | None:
+    """Where the centre of the ball that set p off from `pos` (motion k) was at that contact:
+    struck from rest, a ball leaves along the line of centres, so a diameter back from `pos`
+    against the way it left: towards its first sample of the motion `DEPARTURE_MIN_MM` or more
+    from there; or the next, farther, when the two agree within `DEPARTURE_TURN_DEG` (a blurred
+    ball's centre strays sideways by millimetres). (The first sample of the motion, not the
+    first after its onset, which may be timed late: seed 7013's 2, struck into the head cushion
+    20 mm away, onset 10 ms late, its sample after that beyond the bounce. The first only, when
+    the next disagrees: seed 10008's 7, met by the 3 and by the cue ball 6 ms later.) None when
+    no sample is that far within four."""
     pos = np.asarray(pos, float)
-    sel = (p.t > t_on) & (p.t <= t_on + 2.5 * dt)
-    for xy in p.xy[sel]:
-        d = float(np.hypot(*(xy - pos)))
-        if d >= DEPARTURE_MIN_MM:
-            return pos - D * (xy - pos) / d
-    return None
+    a = p.motions[k][0]
+    xy = p.xy[a:a + 4]
+    d = np.hypot(*(xy - pos).T)
+    far = np.nonzero(d >= DEPARTURE_MIN_MM)[0]
+    if len(far) == 0:
+        return None
+    i = int(far[0])
+    u = (xy[i] - pos) / d[i]
+    if i + 1 < len(xy) and d[i + 1] > d[i]:
+        u2 = (xy[i + 1] - pos) / d[i + 1]
+        if float(u @ u2) >= math.cos(math.radians(DEPARTURE_TURN_DEG)):
+            u = u2
+    return pos - D * u
 
 
 def _near_then(q: Path, c: np.ndarray, t_on: float, dt: float, since: float | None) -> float | None:
@@ -1466,7 +1479,7 @@ def _near_then(q: Path, c: np.ndarray, t_on: float, dt: float, since: float | No
     return min(float(np.min(segment_distances(c, a, b))) for a, b in segs)
 
 
-def _by_departure(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float,
+def _by_departure(p: Path, k: int, pos, t_on: float, onsets, paths: list[Path], D: float, dt: float,
                   partners: list, met: dict[tuple[str, str], list[tuple[float, float]]]) -> list:
     """`partners` (from `_partners`) checked against the way p left: the ball whose path passed
     where the striker's centre had to be (`_departure`) within `DEPARTURE_TOL_MM`, and no other
@@ -1477,7 +1490,7 @@ def _by_departure(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float
     m/s into the 5 5 ms later, the corner between two samples)."""
     if len(partners) > 1:
         return partners
-    c = _departure(p, pos, t_on, D, dt)
+    c = _departure(p, k, pos, D)
     if c is None:
         return partners
     near = []
