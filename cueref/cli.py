@@ -396,6 +396,12 @@ def _bench(args) -> int:
             result = tbench.run(clips=args.clips, shots=args.shots, source=args.source, seed=seed, fps=args.fps,
                                 progress=lambda i, n: progress("games", i, n))
             print(tbench.table(result))
+        if args.misses:
+            errors = [e for r in result.get("ranges", [result]) for e in r["event_errors"]]
+            with open(args.misses, "w") as f:
+                for e in errors:
+                    f.write(json.dumps(e) + "\n")
+            print(f"{len(errors)} event errors (missed, extra, late) written to {args.misses}")
     elif args.target in ("review", "live"):
         from cueref import bench as pbench
         from cueref.pipeline import MediaError
@@ -647,6 +653,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="track: seed ranges to run (--seed, --seed + 1000, ...), one row each and totals")
     b.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                    help="track --ranges: ranges run at once, each in a process of its own")
+    b.add_argument("--misses", type=Path,
+                   help="track: write every missed, extra and late event (JSON Lines: the clip, the seed, "
+                        "the record, whether a break, the event, the physics' velocities around it) here")
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--video", type=Path, action="append",
                    help="review, live: the video, or videos (repeated; default: a generated 1080p60 game at "

@@ -1,6 +1,7 @@
 """Tracking and shot reconstruction (tracking/): records rebuilt from observations agree with the
 physics that made them — events, first contacts, pockets, positions and, through the adjudicator,
 the rulings. Observations come from synth/observe.py (the detector's kinds of error, seeded)."""
+import copy
 import json
 import math
 import os
@@ -850,6 +851,36 @@ def test_a_played_game_is_reconstructed_event_by_event(game, seed):
         assert n > 0 or kind == "pocket", kind
         assert found.get(kind, 0) >= 0.7 * n, (kind, found, lost)
         assert wrong.get(kind, 0) <= 0.15 * max(n, 1), (kind, wrong)
+
+
+def test_the_benchmark_lists_each_event_missed_extra_or_late_with_its_shot():
+    # `Tally.errors` (`cueref bench track --misses`): the truth of a played game against a copy
+    # of it with three known faults: one collision 30 ms late (over a frame), one cushion
+    # contact gone, one collision that never happened. Those three are listed, and nothing else.
+    from tracking.evaluate import Tally
+
+    tl = play("nine-ball", 3, 6010)
+    truth = [e for e in tl.entries if e["kind"] != "decision"]
+    ours = copy.deepcopy(truth)
+    shot_i = next(i for i, r in enumerate(ours) if r["kind"] == "shot" and not r.get("declared", {}).get("break")
+                  and any(e["type"] == "collision" for e in r["events"])
+                  and any(e["type"] == "cushion" for e in r["events"]))
+    shot = ours[shot_i]
+    hit = next(e for e in shot["events"] if e["type"] == "collision")
+    hit["t"] += 0.030
+    rail = next(e for e in shot["events"] if e["type"] == "cushion")
+    shot["events"].remove(rail)
+    shot["events"].append({"t": hit["t"] + 0.5, "type": "collision", "balls": ["cue", "9"], "t_err": 0.004})
+    tally = Tally(fps=FPS)
+    tally.add_clip(tl.header, tl.entries, ours, tl.rulings, label="nine-ball seed 6010")
+    got = sorted((e["what"], e["type"], e["record"]) for e in tally.errors)
+    assert got == sorted([("late", "collision", shot_i), ("missed", "cushion", shot_i),
+                          ("extra", "collision", shot_i)]), tally.errors
+    late = next(e for e in tally.errors if e["what"] == "late")
+    assert late["balls"] == hit["balls"] and abs(late["dt_ms"] - 30.0) < 0.01
+    assert abs(late["t"] - (shot["t0"] + hit["t"] - 0.030)) < 1e-9  # the truth's time, on the media clock
+    missed = next(e for e in tally.errors if e["what"] == "missed")
+    assert (missed["ball"], missed["rail"]) == (rail["ball"], rail["rail"])
 
 
 def test_a_shot_stops_when_its_last_roll_ends_not_when_the_creep_is_lost_in_the_noise():
@@ -1812,10 +1843,18 @@ def test_bench_track_over_several_seed_ranges_sums_them(tmp_path):
 
     out = tmp_path / "r.json"
     res = subprocess.run([sys.executable, "-m", "cueref", "bench", "track", "--ranges", "2", "--clips", "1",
-                          "--shots", "2", "--seed", "7000", "--source", "perfect", "--jobs", "2", "--json", str(out)],
+                          "--shots", "2", "--seed", "7000", "--source", "perfect", "--jobs", "2", "--json", str(out),
+                          "--misses", str(tmp_path / "m.jsonl")],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     r = json.loads(out.read_text())
+    # `--misses`: every event the figures count as missed or extra, one line each, with its seed.
+    listed = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    for t in ("collision", "cushion"):
+        tot = r["total"][t]
+        assert sum(e["what"] == "missed" and e["type"] == t for e in listed) == tot["truth"] - tot["found"]
+        assert sum(e["what"] == "extra" and e["type"] == t for e in listed) == tot["extra"]
+    assert {e["seed"] for e in listed} <= {7000, 8000}
     assert r["seeds"] == [7000, 8000] and [x["seeds"] for x in r["ranges"]] == [[7000, 7000], [8000, 8000]]
     for key in ("first_contact", "pockets", "rulings_agree_each", "rulings_agree"):
         assert r["total"][key]["total"] == sum(x[key]["total"] for x in r["ranges"]) > 0

@@ -47,6 +47,22 @@ def _observations(tl, source: str, seed: int, fps: int, resolution: str):
         yield k, T, obs, {b: (v[2], v[3]) for b, v in truth.items() if v[4] <= tl.table.R + 1.0}
 
 
+def _physics(tl, t: float, balls: list) -> dict:
+    """Each ball's velocity (mm/s) in the physics 1-4 ms before and after media time t: what an
+    event error is read with (a touch that changed a velocity by a few mm/s cannot be seen)."""
+    seg = max((g for g in tl.segments if g.t0 <= t + 1e-9), key=lambda g: g.t0, default=None)
+    out = {}
+    for b in balls:
+        tr = seg.sim.tracks.get(b) if seg is not None and b is not None else None
+        if tr is None:
+            continue
+        r = t - seg.t0
+        xy = np.array([tr.at(r + d) for d in (-0.004, -0.001, 0.001, 0.004)])
+        out[b] = {"v_in": np.round((xy[1] - xy[0]) / 0.003, 1).tolist(),
+                  "v_out": np.round((xy[3] - xy[2]) / 0.003, 1).tolist()}
+    return out
+
+
 def run(clips: int = 10, shots: int = 8, fps: int = 60, source: str = "sim", seed: int = HELD_OUT,
         resolution: str = "1080p", progress=None) -> dict:
     from synth.clip import PhysicsGlitch, play  # noqa: PLC0415
@@ -83,7 +99,10 @@ def run(clips: int = 10, shots: int = 8, fps: int = 60, source: str = "sim", see
         rec.finish(T)
         t_track += time.perf_counter() - t
         tally.track_s += t_track
+        listed = len(tally.errors)
         tally.add_clip(tl.header, tl.entries, rec.records, tl.rulings, label=f"{game} seed {s}")
+        for e in tally.errors[listed:]:
+            e.update(seed=s, physics=_physics(tl, e["t"], e.get("balls") or [e.get("ball")]))
         shots_total += len(tl.entries)
         if progress:
             progress(c + 1, clips)

@@ -174,6 +174,9 @@ class Tally:
     rulings_each_agree: int = 0
     breaks: dict = field(default_factory=lambda: {"tp": defaultdict(int), "fn": defaultdict(int), "fp": defaultdict(int)})
     disagreements: list = field(default_factory=list)
+    # Every event not matched, or matched more than a frame off, one dict each (`_listed`): what a
+    # change to the event rules is looked for in, and checked against, shot by shot.
+    errors: list = field(default_factory=list)
     # Tracking (per frame, per ball): CLEAR-MOT counts with ball names as identities.
     gt: int = 0
     misses: int = 0
@@ -191,14 +194,20 @@ class Tally:
         self.records_found += len(m)
         self.records_extra += len(extra)
         for i, t in enumerate(truth):
+            brk = bool(t.get("declared", {}).get("break"))
             if i not in m:
                 for e in t["events"]:
                     if e["type"] in EVENT_TYPES:
                         self.fn[e["type"]] += 1
+                self.errors += [_listed(label, i, t, brk, "missed", e) for e in _rel(t) if e["type"] in EVENT_TYPES]
                 continue
             o = ours[m[i]]
             pairs, missed, extra_e = match_events(_rel(t), _rel(o))
-            if t.get("declared", {}).get("break"):
+            self.errors += [_listed(label, i, t, brk, "missed", e) for e in missed]
+            self.errors += [_listed(label, i, t, brk, "extra", e) for e in extra_e]
+            self.errors += [_listed(label, i, t, brk, "late", a, b) for a, b in pairs
+                            if abs(a["t"] - b["t"]) > 1.0 / self.fps + 1e-9]
+            if brk:
                 # Breaks counted apart too: a rack's frozen balls touch within a millisecond.
                 for a, _ in pairs:
                     self.breaks["tp"][a["type"]] += 1
@@ -229,6 +238,8 @@ class Tally:
             for e in ours[j]["events"]:
                 if e["type"] in EVENT_TYPES:
                     self.fp[e["type"]] += 1
+            self.errors += [_listed(label, None, ours[j], False, "extra", e) for e in _rel(ours[j])
+                            if e["type"] in EVENT_TYPES]
         # Rulings: the truth log with each record replaced by its reconstruction.
         log = []
         for e in truth_entries:
@@ -326,7 +337,21 @@ class Tally:
                          "misses": self.misses, "false_positives": self.false_pos, "id_switches": self.id_switches,
                          "ms_per_frame": self.track_s / max(self.frames, 1) * 1000},
             "disagreements": [list(d) for d in self.disagreements],
+            "event_errors": list(self.errors),
         }
+
+
+def _listed(label: str, index: int | None, rec: dict, brk: bool, what: str, e: dict, ours: dict | None = None) -> dict:
+    """One event error: the clip, the truth record's index (None: a record of ours matching none),
+    its kind and whether it is a break, what ("missed", "extra", "late"), the event (on the media
+    clock) and, when late, our time and the error in ms (ours minus the truth's)."""
+    out = {"clip": label, "record": index, "kind": rec["kind"], "break": brk, "what": what,
+           **{k: v for k, v in e.items() if k != "t_err"}}
+    if "t_err" in e:
+        out["t_err"] = e["t_err"]
+    if ours is not None:
+        out.update(t_ours=ours["t"], dt_ms=round(1000.0 * (ours["t"] - e["t"]), 2), t_err=ours.get("t_err"))
+    return out
 
 
 def _pr(tp: int, fn: int, fp: int) -> dict:
