@@ -1384,8 +1384,7 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
             # off is another ball (seed 8013's 12 into the 1, which passed it on to the 2 it
             # rested 2 mm from, the 2 seen to start first).
             continue
-        since = max((x for pair, ts in (met or {}).items() if q.name in pair and p.name not in pair
-                     for x, _ in ts if t_on - LINE_FRAMES * dt < x < t_on), default=None)
+        since = _last_contact(q, p, t_on, met, dt)
         dist = _approach(q, pos, t_on, dt, since)
         if dist is None:
             continue
@@ -1424,6 +1423,15 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
             if along(best[1]) > 0.9 and along(group[0][1]) < 0.7:
                 return [(best[1], best[2])]
     return picked
+
+
+def _last_contact(q: Path, p: Path, t_on: float, met: dict | None, dt: float, at_onset: bool = False) -> float | None:
+    """The time of q's last contact with a ball other than p (`met`: the contacts found so far)
+    within its line's window (`LINE_FRAMES`) before t_on (`at_onset`: or at it), or None: from
+    then on q is judged by its path since, not by its line through that contact (`_approach`)."""
+    lo = t_on - LINE_FRAMES * dt
+    return max((x for pair, ts in (met or {}).items() if q.name in pair and p.name not in pair
+                for x, _ in ts if lo < x < t_on or (at_onset and x == t_on)), default=None)
 
 
 def _departure(p: Path, k: int, pos, D: float) -> np.ndarray | None:
@@ -1504,9 +1512,8 @@ def _by_departure(p: Path, k: int, pos, t_on: float, onsets, paths: list[Path], 
     for q in paths:
         if q is p:
             continue
-        # (A contact of q's timed at p's onset too: both onsets moved up to the first contact.)
-        since = max((x for pair, ts in met.items() if q.name in pair and p.name not in pair
-                     for x, _ in ts if t_on - LINE_FRAMES * dt < x <= t_on), default=None)
+        # (With a contact of q's timed at p's onset too: both onsets moved up to the first contact.)
+        since = _last_contact(q, p, t_on, met, dt, at_onset=True)
         d = _near_then(q, c, t_on, dt, since)
         if d is not None:
             near.append((d, q))
