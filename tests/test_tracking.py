@@ -1237,6 +1237,19 @@ def test_a_review_process_starts_no_blas_threads():
         assert int(plain.stdout) > 1  # the control: without cueref's setting the threads are there
 
 
+def _each_contact_once(name: str):
+    """A replayed fixture's shot (`truth["t0"]`), checked: each of the truth's contacts (`[a, b,
+    t]`) found once within 0.1 s of it, and that one within a frame. Returns (the shot's
+    collisions as (sorted balls, media time), the truth)."""
+    rec, fps, truth = _replay(name)
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
+    for a, b, t in truth["contacts"]:
+        near = [h for balls, h in hits if balls == sorted([a, b]) and abs(h - t) < 0.1]
+        assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
+    return hits, truth
+
+
 def _replay_first_contact(name: str):
     """A replayed fixture's shot, checked against the truth's strike (within two frames), first
     contact and its time (within a frame): (the shot, its first cue-ball collision, fps, truth)."""
@@ -2195,12 +2208,7 @@ def test_two_moving_balls_meeting_just_before_one_meets_a_third_is_a_contact():
     # twenty sigmas on them; but the cue ball's line after spans its second contact too, so the
     # lines after did not trace back to the first, and the contact was dropped. A blow beyond
     # doubt (`CLEAR_BLOW_SIGMAS`) where the lines before meet is a contact.
-    rec, fps, truth = _replay("clear-blow-seed7006.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
-    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
-    for a, b, t in truth["contacts"]:
-        near = [h for balls, h in hits if balls == sorted([a, b]) and abs(h - t) < 0.1]
-        assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
+    hits, truth = _each_contact_once("clear-blow-seed7006.json")
 
 
 @pytest.mark.parametrize("name", ["departure-seed7003a.json", "departure-seed7003b.json"])
@@ -2212,12 +2220,7 @@ def test_a_ball_set_off_along_the_line_from_the_one_that_had_just_been_hit_was_h
     # from rest leaves along the line of centres, so the striker's centre was a diameter behind
     # it against the way it left; the 2's and the 10's paths pass there, the cue ball's not
     # (`_by_departure`).
-    rec, fps, truth = _replay(name)
-    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
-    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
-    for a, b, t in truth["contacts"]:
-        near = [h for balls, h in hits if balls == sorted([a, b]) and abs(h - t) < 0.1]
-        assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
+    hits, truth = _each_contact_once(name)
     # And the cue ball did not meet the second ball then.
     x, _, t2 = truth["contacts"][1]
     assert not [h for balls, h in hits if balls == sorted([x, "cue"]) and abs(h - t2) < 0.1], hits
@@ -2229,12 +2232,7 @@ def test_a_ball_that_passed_the_blow_on_was_set_off_by_another_not_by_the_ball_i
     # its start was rightly laid to the 1. The 1's own start was then laid to the 2 too (moving
     # by then, a diameter off): 12-1 was missed. One meeting of a pair is one blow, one way:
     # a ball already met as the one p set off at this onset is not what set p off.
-    rec, fps, truth = _replay("passed-on-seed8013.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
-    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
-    for a, b, t in truth["contacts"]:
-        near = [h for balls, h in hits if balls == sorted([a, b]) and abs(h - t) < 0.1]
-        assert len(near) == 1 and abs(near[0] - t) <= 1 / fps, (a, b, t, hits)
+    hits, truth = _each_contact_once("passed-on-seed8013.json")
 
 
 def test_a_ball_into_a_pockets_jaw_touches_it_where_the_jaw_is_not_at_the_nose_line():

@@ -1374,16 +1374,19 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     pair): a ball that met one other than p within its line's window before t_on is judged by
     its path since that contact (`_approach`'s `since`)."""
     moving, starting = [], []
-    # (Not in a rack, where the blows among balls frozen together go every way at once.)
-    one_way = sum(_frozen_to(q, p, D) for q in paths if q is not p) < 2
+    in_rack = None  # frozen to two or more balls (asked only when a pair met already)
     for q in paths:
         if q is p:
             continue
-        if one_way and any(abs(x - t_on) <= window * dt for x, _ in (met or {}).get(tuple(sorted((p.name, q.name))), ())):
+        if any(abs(x - t_on) <= window * dt for x, _ in (met or {}).get(tuple(sorted((p.name, q.name))), ())):
             # Met already at this onset, p setting q off: the blow went the one way; what set p
             # off is another ball (seed 8013's 12 into the 1, which passed it on to the 2 it
-            # rested 2 mm from, the 2 seen to start first).
-            continue
+            # rested 2 mm from, the 2 seen to start first). Not in a rack, where the blows among
+            # balls frozen together go every way at once.
+            if in_rack is None:
+                in_rack = sum(_frozen_to(r, p, D) for r in paths if r is not p) >= 2
+            if not in_rack:
+                continue
         since = _last_contact(q, p, t_on, met, dt)
         dist = _approach(q, pos, t_on, dt, since)
         if dist is None:
