@@ -401,7 +401,7 @@ def _bench(args) -> int:
             with open(args.misses, "w") as f:
                 for e in errors:
                     f.write(json.dumps(e) + "\n")
-            print(f"{len(errors)} event errors (missed, extra, late) written to {args.misses}")
+            print(f"{len(errors)} errors (events missed, extra, late; first contacts wrong) written to {args.misses}")
     elif args.target in ("review", "live"):
         from cueref import bench as pbench
         from cueref.pipeline import MediaError
@@ -655,7 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="track --ranges: ranges run at once, each in a process of its own")
     b.add_argument("--misses", type=Path,
                    help="track: write every missed, extra and late event (JSON Lines: the clip, the seed, "
-                        "the record, whether a break, the event, the physics' velocities around it) here")
+                        "the record, whether a break, the event, the physics' velocities around it) and every "
+                        "wrong first contact here")
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--video", type=Path, action="append",
                    help="review, live: the video, or videos (repeated; default: a generated 1080p60 game at "

@@ -853,10 +853,11 @@ def test_a_played_game_is_reconstructed_event_by_event(game, seed):
         assert wrong.get(kind, 0) <= 0.15 * max(n, 1), (kind, wrong)
 
 
-def test_the_benchmark_lists_each_event_missed_extra_or_late_with_its_shot():
+def test_the_benchmark_lists_each_event_missed_extra_or_late_and_each_wrong_first_contact_with_its_shot():
     # `Tally.errors` (`cueref bench track --misses`): the truth of a played game against a copy
-    # of it with three known faults: one collision 30 ms late (over a frame), one cushion
-    # contact gone, one collision that never happened. Those three are listed, and nothing else.
+    # of it with four known faults: one collision 30 ms late (over a frame), one cushion
+    # contact gone, one collision that never happened, and in another shot a first contact with
+    # a ball never met. Those are listed, and nothing else.
     from tracking.evaluate import Tally
 
     tl = play("nine-ball", 3, 6010)
@@ -871,11 +872,23 @@ def test_the_benchmark_lists_each_event_missed_extra_or_late_with_its_shot():
     rail = next(e for e in shot["events"] if e["type"] == "cushion")
     shot["events"].remove(rail)
     shot["events"].append({"t": hit["t"] + 0.5, "type": "collision", "balls": ["cue", "9"], "t_err": 0.004})
+    # And in another shot a ball the cue ball met first that it never met: a wrong first contact.
+    other_i = next(i for i, r in enumerate(ours) if r["kind"] == "shot" and i != shot_i
+                   and any(e["type"] == "collision" and "cue" in e["balls"] for e in r["events"]))
+    first = min((e for e in ours[other_i]["events"] if e["type"] == "collision" and "cue" in e["balls"]),
+                key=lambda e: e["t"])
+    true_first = next(b for b in first["balls"] if b != "cue")
+    wrong = next(b for b in ("9", "8", "7") if b != true_first)
+    ours[other_i]["events"].append({"t": first["t"] - 0.1, "type": "collision", "balls": ["cue", wrong],
+                                    "t_err": 0.004})
     tally = Tally(fps=FPS)
     tally.add_clip(tl.header, tl.entries, ours, tl.rulings, label="nine-ball seed 6010")
     got = sorted((e["what"], e["type"], e["record"]) for e in tally.errors)
     assert got == sorted([("late", "collision", shot_i), ("missed", "cushion", shot_i),
-                          ("extra", "collision", shot_i)]), tally.errors
+                          ("extra", "collision", shot_i), ("extra", "collision", other_i),
+                          ("wrong", "first_contact", other_i)]), tally.errors
+    fc = next(e for e in tally.errors if e["type"] == "first_contact")
+    assert (fc["truth"], fc["ours"], fc["said_tie"]) == (true_first, wrong, False)
     late = next(e for e in tally.errors if e["what"] == "late")
     assert late["balls"] == hit["balls"] and abs(late["dt_ms"] - 30.0) < 0.01
     assert abs(late["t"] - (shot["t0"] + hit["t"] - 0.030)) < 1e-9  # the truth's time, on the media clock

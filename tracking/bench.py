@@ -102,7 +102,9 @@ def run(clips: int = 10, shots: int = 8, fps: int = 60, source: str = "sim", see
         listed = len(tally.errors)
         tally.add_clip(tl.header, tl.entries, rec.records, tl.rulings, label=f"{game} seed {s}")
         for e in tally.errors[listed:]:
-            e.update(seed=s, physics=_physics(tl, e["t"], e.get("balls") or [e.get("ball")]))
+            e["seed"] = s
+            if e["type"] != "first_contact":
+                e["physics"] = _physics(tl, e["t"], e.get("balls") or [e.get("ball")])
         shots_total += len(tl.entries)
         if progress:
             progress(c + 1, clips)

@@ -230,6 +230,10 @@ class Tally:
                 right = first_contact(t) == first_contact(o)
                 self.first_contact_right += int(right)
                 self.first_contact_tie += int(not right and said_tie(t, o))
+                if not right:
+                    self.errors.append({"clip": label, "record": i, "kind": "shot", "break": brk, "what": "wrong",
+                                        "type": "first_contact", "t": t["t0"], "truth": first_contact(t),
+                                        "ours": first_contact(o), "said_tie": said_tie(t, o)})
                 tp, op = pockets(t), pockets(o)
                 self.pockets_total += len(tp)
                 self.pockets_right += len(tp & op)
