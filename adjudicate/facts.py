@@ -104,10 +104,14 @@ def read_shot(record: ShotRecord) -> ShotFacts:
     evs = record.events  # chronological (parse_shot sorts them)
     cue_hits = [e for e in evs if e.type == "collision" and "cue" in e.balls]
     first: tuple[Event, ...] = ()
-    if cue_hits:
+    # A contact the path shows came after another of the cue ball's (`follows`) was not first,
+    # however close their times: there is no doubt to give (WPA Reg 25, 3.2 is for doubt).
+    pairs = {frozenset(e.balls) for e in cue_hits}
+    candidates = [e for e in cue_hits if e.follows is None or frozenset(e.follows) not in pairs] or cue_hits
+    if candidates:
         # Any contact whose interval overlaps the earliest one's could have been first.
-        f = cue_hits[0]
-        first = tuple(e for e in cue_hits if simultaneous(e, f) or e is f)
+        f = candidates[0]
+        first = tuple(e for e in candidates if simultaneous(e, f) or e is f)
     return ShotFacts(
         record=record,
         strikes=tuple(e for e in evs if e.type == "strike"),

@@ -89,6 +89,9 @@ class Event:
     line: str | None = None
     until: float | None = None
     t_err: float = 0.0
+    # (Added field) a collision the path shows came after the contact of these two balls, whatever
+    # the times' uncertainty: the cue ball reached this ball only off that one.
+    follows: tuple[str, str] | None = None
 
     def involves(self, ball: str) -> bool:
         return self.ball == ball or (self.balls is not None and ball in self.balls)
@@ -249,6 +252,15 @@ def _event(v: Any, path: str, names: tuple[str, ...], before: dict[str, Point]) 
             if x not in before:
                 raise RecordError(f"{path}.balls[{i}]", f"ball {x!r} is not on the table (absent from 'before')")
         kw["balls"] = (a, b)
+        if "follows" in e:
+            f = e["follows"]
+            if not isinstance(f, list) or len(f) != 2 or f[0] == f[1]:
+                raise RecordError(f"{path}.follows", f"expected a list of two balls, got {json.dumps(f)}")
+            for i, x in enumerate(f):
+                _str(x, f"{path}.follows[{i}]", names)
+                if x not in before:
+                    raise RecordError(f"{path}.follows[{i}]", f"ball {x!r} is not on the table (absent from 'before')")
+            kw["follows"] = (f[0], f[1])
     if kind == "cushion":
         kw["rail"] = _str(_req(e, "rail", path + "."), f"{path}.rail", RAILS)
     if kind == "pocket":

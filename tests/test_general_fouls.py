@@ -53,6 +53,19 @@ def test_wpa_3_2_simultaneous_contacts_go_to_the_shooter():
     assert codes(play_one(header(), MID, shot(MID, evs))) == ["wrong_ball_first"]
 
 
+def test_wpa_3_2_a_contact_the_path_shows_came_second_is_not_first_however_close_in_time():
+    # Reg 25 gives the shooter the benefit of the doubt; the order of two contacts 3 ms apart is
+    # not in doubt when the cue ball could reach the 3 only off the 5 (`follows`, an added field:
+    # the 3 was not on its path from the strike). The times alone would say "simultaneous".
+    evs = [strike(), hit(0.400, "5", err=0.012), dict(hit(0.403, "3", err=0.009), follows=["cue", "5"]),
+           rail(0.9, "3", "foot"), stop(3)]
+    f = penalised(play_one(header(), MID, shot(MID, evs)))
+    assert f["code"] == "wrong_ball_first" and f["rule"] == "WPA 3.2"
+    # Following a contact the record does not hold says nothing: the doubt stands.
+    evs[2] = dict(hit(0.403, "3", err=0.009), follows=["cue", "9"])
+    assert play_one(header(), MID, shot(MID, evs))["legal"]
+
+
 def test_wpa_3_3_no_contact():
     r = play_one(header(), MID, shot(MID, [strike(), rail(0.8, "cue", "foot"), stop(3)]))
     assert codes(r) == ["no_contact"] and r["fouls"][0]["rule"] == "WPA 3.3"

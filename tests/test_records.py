@@ -34,6 +34,10 @@ def test_a_valid_shot_parses_with_events_in_time_order():
     (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue"]}), "events[4].balls"),
     (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue", "5"]}), "events[4].balls[1]"),
     (lambda s: s["events"].append({"t": 1.0, "type": "cross", "ball": "cue", "line": "foot_string"}), "events[4].line"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue", "9"], "follows": "1"}),
+     "events[4].follows"),
+    (lambda s: s["events"].append({"t": 1.0, "type": "collision", "balls": ["cue", "9"], "follows": ["cue", "5"]}),
+     "events[4].follows[1]"),
     (lambda s: s["events"].append({"t": 1.0, "type": "stop", "t_err": -1}), "events[4].t_err"),
     (lambda s: s["events"].append({"t": 2.0, "type": "airborne", "ball": "cue", "until": 1.0}), "events[4].until"),
     (lambda s: s["events"].append({"t": 1.0, "type": "pocket", "ball": "1", "pocket": "foot-left"}), "events[4]"),
@@ -50,6 +54,13 @@ def test_malformed_shot_fields_are_named(mutate, field):
     with pytest.raises(RecordError) as e:
         parse_entry(s, H)
     assert e.value.field == field
+
+
+def test_a_collision_may_say_which_contact_it_follows():
+    s = good()
+    s["events"].insert(2, {"t": 0.31, "type": "collision", "balls": ["cue", "9"], "follows": ["cue", "1"]})
+    rec = parse_entry(s, H)
+    assert [e.follows for e in rec.events if e.type == "collision"] == [None, ("cue", "1")]
 
 
 def test_a_ball_the_game_does_not_have_is_refused():
