@@ -828,6 +828,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                 continue
             n = zp - wp
             d = float(np.hypot(*n))
+        w_t1 = w.at(t1)
             tol = _touch_tol(z, w, t_k) + 0.5 * speed * dt
             if d > D + tol or d < 1e-6:
                 continue
@@ -836,8 +837,14 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             along = float(dv @ n)
             # w set off by the first contact from its rest by a cushion, z on the line back from
             # it: w's rebound into z is the expected course, and takes a weaker bend to show.
-            rebound = w_hit and any(float(table.cushion_gap(w.rest, r)) < REBOUND_GAP_MM and float(n @ nr) > 0.7
-                                    for r, (_, _, nr) in _RAILS.items())
+            # So is a moving w driven into a cushion by the first contact and back off it (seed
+            # 7015's 12, met by the cue ball 20 mm off the left cushion, back into it 81 ms later).
+            # (Not a sign that the first contact was real, as w's start from rest is.)
+            from_rest = w_hit and any(float(table.cushion_gap(w.rest, r)) < REBOUND_GAP_MM and float(n @ nr) > 0.7
+                                      for r, (_, _, nr) in _RAILS.items())
+            rebound = from_rest or (w_t1 is not None and len(w_near := w.xy[(w.t > t1) & (w.t < t_k)]) > 0 and any(
+                float(n @ nr) > 0.7 and float(table.cushion_gap(w_t1, r)) < REBOUND_HIT_GAP_MM
+                and float(np.min(table.cushion_gap(w_near, r))) < REBOUND_GAP_MM for r, (_, _, nr) in _RAILS.items()))
             sigmas = REBOUND_SIGMAS if rebound else AGAIN_SIGMAS
             if along < sigmas * noise or float(np.hypot(*(dv - along * n))) > 0.5 * along + 3.0 * noise:
                 continue
@@ -857,7 +864,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                     math.sqrt(fb1.cov[1, 1] + pre.cov[1, 1]) + BLOW_FLOOR_MM_S)
                 # (A rebound follows a first contact that drove w into its cushion: that one was
                 # real, though z's few samples between may hardly show it bend.)
-                best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent or rebound)
+                best = (t_k, min(max(err, 0.25 * dt), 0.5 * dt), score, bent or from_rest)
     return None if best is None else (best[0], best[1], best[3])
 
 
