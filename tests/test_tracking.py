@@ -2288,3 +2288,18 @@ def test_a_ball_driven_into_a_cushion_as_it_rolled_and_back_into_its_striker_met
     assert len(hits) == 2, hits
     for h, (_, _, t) in zip(hits, truth["contacts"]):
         assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])
+
+
+def test_a_ball_the_striker_met_just_after_its_first_well_clear_of_that_one_is_a_second_contact():
+    # Pooltool seed 8016: the cue ball, at 3.2 m/s, passes between the 5 and the 1, resting 54 mm
+    # apart, and meets the 5, then the 1 3 ms later. The striker's contacts within half a frame
+    # of its first are taken for the onsets' guesses (a cluster's balls start together), and the
+    # 1 was dropped; the 5 could not have set off a ball resting 54 mm beyond touching it, so the
+    # cue ball did. The first contact stays the 5 (its line reached the 5 first), and the record
+    # says the 1 came after it (`follows`): 3 ms apart, the times alone cannot order them.
+    hits, truth = _each_contact_once("split-apart-seed8016.json")
+    rec, fps, _ = _replay("split-apart-seed8016.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    assert first_contact(shot) == truth["first_contact"]
+    second = next(e for e in shot["events"] if e["type"] == "collision" and sorted(e["balls"]) == ["1", "cue"])
+    assert sorted(second["follows"]) == ["5", "cue"]

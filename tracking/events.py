@@ -104,6 +104,7 @@ REBOUND_HIT_GAP_MM, REBOUND_MIN_MM_S, REBOUND_E, REBOUND_AWAY = 30.0, 500.0, 0.8
 # ball met on its way. On 9000-10019, 15 such: 12 true; the 3 false ones, and one true one, were
 # frozen to two or more balls (a cluster's). Under half a frame, none was true.
 SECOND_AFTER_FRAMES = 0.5
+SECOND_APART_MM = 20.0  # ... or sooner, from a ball resting this far beyond a diameter from the first
 # Two close approaches of one moving pair within this many frames are one meeting unless the pair
 # is seen to part between them (`_parted`): two balls running on side by side after a contact
 # come near again with a blow on the lines (one's bounce off a cushion). At 3 frames, 7000-10019
@@ -553,9 +554,17 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                         # 16 ms later; seed 9013's 14 and 2, frozen together, both met); not one
                         # frozen to two or more (a rack's, set off through them: seed 10013's 7,
                         # between the 15 and the 11).
-                        q = by.get(partner)
-                        if q is None or q.rest is None or e["t"] - t_c < SECOND_AFTER_FRAMES * dt or \
-                                not _touching(by[name], q, e["t"], D, dt) or \
+                        # Sooner, when the first ball could not have set it off: its rest was
+                        # clear of that ball's (seed 8016: the cue ball between the 5 and the 1,
+                        # 54 mm apart, met them 3 ms apart); after an approach the path shows,
+                        # not from touching at the strike (seed 8010: the cue ball, 0.2 mm from
+                        # the 1 and 16 mm from the 2, met the 2 first, 4 ms after the strike).
+                        q, o = by.get(partner), by.get(other)
+                        apart = q is not None and q.rest is not None and o is not None and o.rest is not None \
+                            and float(np.hypot(*(q.rest - o.rest))) - D > SECOND_APART_MM \
+                            and t_c - strikes[name][0] >= 3 * dt
+                        if q is None or q.rest is None or (e["t"] - t_c < SECOND_AFTER_FRAMES * dt and not apart) or \
+                                not _touching(by[name], q, max(e["t"], t_c), D, dt) or \
                                 sum(_frozen(r, q.rest, e["t"], D) for r in paths if r is not q and r.name != name) >= 2:
                             continue
                         pairs.setdefault(tuple(sorted(e["balls"])), []).append((e["t"], e["t_err"]))
@@ -575,6 +584,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         key = tuple(sorted((p.name, q.name)))
         late = {t2 for t2, _ in pairs.get(key, []) if t_c + 3 * dt <= t2 <= t_c + FROZEN_LATE_S + 0.01 * dt}
         if late:
+                        # (Its path reached q off `other`: after it, whatever the times' doubt.)
+                        e = dict(e, follows=[name, other])
             pairs[key] = [x for x in pairs[key] if x[0] not in late]
             events[:] = [e for e in events if not (e["type"] == "collision" and tuple(sorted(e["balls"])) == key
                                                    and e["t"] in late)]
