@@ -2303,3 +2303,18 @@ def test_a_ball_the_striker_met_just_after_its_first_well_clear_of_that_one_is_a
     assert first_contact(shot) == truth["first_contact"]
     second = next(e for e in shot["events"] if e["type"] == "collision" and sorted(e["balls"]) == ["1", "cue"])
     assert sorted(second["follows"]) == ["5", "cue"]
+
+
+def test_a_ball_sent_into_a_cushion_is_timed_off_its_rest_by_its_line_before_the_bounce():
+    # Pooltool seed 8012: the 1, just hit by the cue ball, sends the 6 (resting 37 mm from it)
+    # into the head cushion at 3.1 m/s; the 6 meets the cushion 61 ms later and the 1 again 92 ms
+    # later. Its line from the rest took samples across the bounce, ran slower, and timed its
+    # start 12 ms early, before the 1 had moved: the 1-6 blow was laid to the cue ball and lost.
+    # The line from the rest ends where the ball first reaches a cushion (`_at_a_cushion`).
+    rec, fps, truth = _replay("cushion-bounce-start-seed8012.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = [(sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision"]
+    assert len(hits) == len(truth["contacts"]), hits
+    for a, b, t in truth["contacts"]:
+        near = sorted((abs(h - t), h) for balls, h in hits if balls == sorted([a, b]))
+        assert near and near[0][0] <= 1 / fps, (a, b, t, hits)

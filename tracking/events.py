@@ -116,6 +116,7 @@ LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit
 # sideways by millimetres), where the striker was within several millimetres. The striker's
 # path passed that spot this near, any other ball's twice as far; a partner the onsets named
 # farther than `DEPARTURE_FAR_MM` from it is replaced.
+BOUNCE_MM = 10.0  # `_at_a_cushion`
 DEPARTURE_MIN_MM = 10.0
 DEPARTURE_TURN_DEG = 10.0
 DEPARTURE_TOL_MM = 15.0
@@ -272,6 +273,22 @@ def rest_fit(p: np.ndarray, sigma: float, t_ref: float) -> Fit:
     return Fit(t_ref, np.asarray(p, float), np.zeros(2), np.array([[sigma ** 2, 0.0], [0.0, 1e-6]]))
 
 
+def _at_a_cushion(p: Path, a: int, table: Table) -> float:
+    """When a ball set off from rest at sample `a` first reached a cushion it rested clear of
+    (a sample within `BOUNCE_MM` of touching it, half a frame before): its line from the start
+    ends there (seed 8012's 6, sent into the head cushion at 3.1 m/s and back 60 ms later; the
+    line across the bounce ran slower and timed its start 12 ms early). math.inf if none."""
+    first = math.inf
+    for r in _RAILS:
+        if float(table.cushion_gap(p.rest, r)) <= 2 * BOUNCE_MM:
+            continue
+        hit = np.flatnonzero(table.cushion_gap(p.xy[a:a + 8], r) < BOUNCE_MM)
+        if len(hit):
+            i = a + int(hit[0])
+            first = min(first, float(p.t[i]) - 0.5 * (float(p.t[i] - p.t[i - 1]) if i > 0 else 0.0))
+    return first
+
+
 def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: bool = False,
          until: float = math.inf) -> tuple[float, float, Fit | None, Fit | None]:
     """Where the lines before and after a bend meet: (time, 1-sigma, fit before, fit after).
@@ -396,10 +413,10 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             t_on, err = flight[0] + 0.5 * dt, 0.5 * dt
         elif k == 0 and p.rest is not None:
             t_guess = p.t[a] - 0.5 * dt
-            until = math.inf
+            until = _at_a_cushion(p, a, table)
             if p.name in strikers:
-                until = min((t for t, _, q, _ in onsets if q is not p and t > t_guess), default=math.inf) - \
-                    PRE_GUARD * dt
+                until = min(until, min((t for t, _, q, _ in onsets if q is not p and t > t_guess), default=math.inf) - \
+                    PRE_GUARD * dt)
             t_on, err, _, post = kink(p, t_guess, fps, rest_before=True, until=until)
             if post is None and until < math.inf:  # under two samples before it: the whole window
                 t_on, err, _, _ = kink(p, t_guess, fps, rest_before=True)
@@ -567,6 +584,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                                 not _touching(by[name], q, max(e["t"], t_c), D, dt) or \
                                 sum(_frozen(r, q.rest, e["t"], D) for r in paths if r is not q and r.name != name) >= 2:
                             continue
+                        # (Its path reached q off `other`: after it, whatever the times' doubt.)
+                        e = dict(e, follows=[name, other])
                         pairs.setdefault(tuple(sorted(e["balls"])), []).append((e["t"], e["t_err"]))
                         keep.append(e)
                         continue
@@ -584,8 +603,6 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         key = tuple(sorted((p.name, q.name)))
         late = {t2 for t2, _ in pairs.get(key, []) if t_c + 3 * dt <= t2 <= t_c + FROZEN_LATE_S + 0.01 * dt}
         if late:
-                        # (Its path reached q off `other`: after it, whatever the times' doubt.)
-                        e = dict(e, follows=[name, other])
             pairs[key] = [x for x in pairs[key] if x[0] not in late]
             events[:] = [e for e in events if not (e["type"] == "collision" and tuple(sorted(e["balls"])) == key
                                                    and e["t"] in late)]
@@ -811,6 +828,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
         if fb1 is not None:
             anchor = (fb1.pos(t1), math.sqrt(fb1.var(t1) + (float(np.hypot(*fb1.v)) * t1_err) ** 2))
         w_hit = bool(w.motions) and w.rest is not None and float(w.t[w.motions[0][0]]) > t1 - dt
+        w_t1 = w.at(t1)
         for j in range(1, len(idx)):
             i = idx[j]
             if i + 3 >= len(z.t) or z.t[i + 3] > z.t[i] + 3.6 * dt:
@@ -839,7 +857,6 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
                 continue
             n = zp - wp
             d = float(np.hypot(*n))
-        w_t1 = w.at(t1)
             tol = _touch_tol(z, w, t_k) + 0.5 * speed * dt
             if d > D + tol or d < 1e-6:
                 continue
