@@ -2353,3 +2353,15 @@ def test_a_slow_bounce_off_a_cushion_is_timed_by_its_distance_from_the_rail_eith
     assert np.isfinite(errs).sum() >= 190
     assert (errs <= 1 / FPS).sum() >= 134, (errs <= 1 / FPS).sum()
     assert np.median(errs) < 0.010, np.median(errs)
+
+
+@pytest.mark.parametrize("name,ball,rail,t", [("pushed-off-cushion-seed9010.json", "12", "head", 35.4736),
+                                              ("rebound-within-a-frame-seed7014.json", "1", "head", 37.0545)])
+def test_a_ball_resting_near_a_cushion_hit_into_it_and_seen_first_coming_back_met_it(name, ball, rail, t):
+    # Pooltool seeds 9010 and 7014: a ball resting 19-20 mm off the head cushion, hit toward it
+    # at 3.6-3.8 m/s, meets the cushion 5-6 ms after the blow and is first seen coming away from
+    # it. Only balls resting within 10 mm were looked at; no ball fits between a ball and a
+    # cushion 30 mm away, so only the cushion turned it back.
+    times, truth = _cushions_of(name, ball, rail)
+    near = [x for x in times if abs(x - t) < 0.1]
+    assert len(near) == 1 and abs(near[0] - t) <= 1 / 60, (times, t)

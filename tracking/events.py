@@ -117,6 +117,7 @@ LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit
 # path passed that spot this near, any other ball's twice as far; a partner the onsets named
 # farther than `DEPARTURE_FAR_MM` from it is replaced.
 BOUNCE_MM = 10.0  # `_at_a_cushion`
+PUSHED_GAP_MM = 30.0  # `_pushed_into_rail`: a ball resting this near a cushion, hit toward it
 # `_vee`: a bounce under this speed into the rail is timed by its gap to it over VEE_FRAMES
 # either side, when the V fits within VEE_CHI2 per sample.
 VEE_MAX_MM_S, VEE_FRAMES, VEE_CHI2 = 300.0, 6.0, 3.0
@@ -1356,8 +1357,20 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
         return None
     for r, (_, _, n) in _RAILS.items():
         gap = float(table.cushion_gap(pos, r))
-        if gap > 10.0:
+        if gap > PUSHED_GAP_MM:
             continue
+        if gap > 10.0:
+            # Farther off, and seen first coming away from it, clearly (three sigmas of its
+            # velocity across the rail): pushed toward the rail, nothing but the cushion turned
+            # it back (no ball fits between). Timed where its line back meets the rail, within
+            # the frame after the blow (seed 9010's 12, 19 mm off the head cushion, hit at 3.6
+            # m/s: the cushion 5 ms after the blow, the cue ball met again 8 ms after that).
+            away = float(post.v @ n)
+            if float(push @ n) >= -0.2 or away <= 3.0 * math.sqrt(max(float(post.cov[1, 1]), 0.0)) + BLOW_FLOOR_MM_S:
+                continue
+            t_back = post.t_ref - float(table.cushion_gap(post.a, r)) / away
+            t_b = min(max(t_back, t_c + 1e-4), t_c + dt)
+            return {"t": t_b, "type": "cushion", "ball": p.name, "rail": r, "t_err": max(e_c, 0.5 * dt)}
         # Touching it (within 3 sigmas of its centre): it cannot go on into the rail.
         touching = gap <= 3.0 * _sig(p, t_c)
         slack = 3.0 * math.sqrt(max(float(post.cov[1, 1]), 0.0)) if touching else 0.0
