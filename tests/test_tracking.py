@@ -2320,11 +2320,11 @@ def test_a_ball_sent_into_a_cushion_is_timed_off_its_rest_by_its_line_before_the
         assert near and near[0][0] <= 1 / fps, (a, b, t, hits)
 
 
-def _slow_bounce(rng, sigma: float = 1.0):
-    """A ball rolling into the left cushion at 20-100 mm/s (across it; along it up to 300 mm/s
+def _slow_bounce(rng, lo: float, hi: float, sigma: float = 1.0):
+    """A ball rolling into the left cushion at `lo`-`hi` mm/s (across it; along it up to 300 mm/s
     either way), off it at 0.5-0.8 of that, slowing at 150 mm/s², seen at 60 fps with `sigma` mm
     of noise: (its path, the contact time)."""
-    vn, vt, e = rng.uniform(20, 100), rng.uniform(-300, 300), rng.uniform(0.5, 0.8)
+    vn, vt, e = rng.uniform(lo, hi), rng.uniform(-300, 300), rng.uniform(0.5, 0.8)
     t_c = 0.5 + rng.uniform(0, 1 / FPS)
     t = np.arange(0, 1.0, 1 / FPS)
     tau = t - t_c
@@ -2337,22 +2337,25 @@ def _slow_bounce(rng, sigma: float = 1.0):
     return BallPath("3", t[keep], t[keep], xy, np.full(int(keep.sum()), sigma), None, [(0, None)]), t_c
 
 
-def test_a_slow_bounce_off_a_cushion_is_timed_by_its_distance_from_the_rail_either_side():
-    # At 20-100 mm/s into the cushion a frame's travel is about the noise (1 mm): the lines in
-    # and out, four samples each, cross 12 ms from the contact at the median (124 of 200 within
-    # a frame). The ball touches the cushion a radius from its nose, so the distance from the
-    # rail is a V with its point at zero: fitted over six frames either side, 8 ms (141).
+@pytest.mark.parametrize("lo,hi,within,median", [(20, 100, 150, 0.010), (10, 50, 90, 0.025)])
+def test_a_slow_bounce_off_a_cushion_is_timed_by_its_distance_from_the_rail_either_side(lo, hi, within, median):
+    # At tens of mm/s into the cushion a frame's travel is about the noise (1 mm). Timed by the
+    # lines in and out, four samples each (20-100 mm/s), or by the line in and where the ball's
+    # averaged distance settles (the touch of a ball under 60 mm/s, `_rail_touches`), 200 such
+    # bounces came out 12 ms from the contact at the median (124 within a frame) and 42 ms (49).
+    # The ball touches the cushion a radius from its nose, so its distance from the rail is a V
+    # with its point at zero: fitted over six frames either side, 7 ms (159) and 16 ms (101).
     from tracking.events import _cushions
 
     errs = []
     for seed in range(200):
-        p, t_c = _slow_bounce(np.random.default_rng(seed))
+        p, t_c = _slow_bounce(np.random.default_rng(seed), lo, hi)
         found = [c["t"] for c in _cushions(p, T, FPS) if c["rail"] == "left"]
         errs.append(min((abs(t - t_c) for t in found), default=math.inf))
     errs = np.array(errs)
-    assert np.isfinite(errs).sum() >= 190
-    assert (errs <= 1 / FPS).sum() >= 134, (errs <= 1 / FPS).sum()
-    assert np.median(errs) < 0.010, np.median(errs)
+    assert np.isfinite(errs).sum() >= (190 if lo >= 20 else 150)
+    assert (errs <= 1 / FPS).sum() >= within, (errs <= 1 / FPS).sum()
+    assert np.median(errs) < median, np.median(errs)
 
 
 @pytest.mark.parametrize("name,ball,rail,t", [("pushed-off-cushion-seed9010.json", "12", "head", 35.4736),

@@ -2218,20 +2218,20 @@ def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
     return out + _rail_touches(p, table, fps, out)
 
 
-def _vee(p: Path, table: Table, rail: str, t_c: float, dt: float) -> tuple[float, float] | None:
+def _vee(p: Path, table: Table, rail: str, t_c: float, dt: float, span: float = 2.0) -> tuple[float, float] | None:
     """A slow ball's bounce timed by its distance from the rail over `VEE_FRAMES` either side:
     in, a line down to touching (gap 0) at the contact; out, a line up from it — a V whose point
     is known to be at the rail, so only its time and the two slopes are fitted (weighted least
     squares over a grid of times, 1-sigma where the misfit rises by 1). At a few tens of mm/s a
     frame's travel is the noise's size: the lines' own crossing, each fitted from four samples,
     came out 20-60 ms early (the timing tail of the cushions: 130 of 185 contacts over a frame off,
-    7000-10019, were under 300 mm/s). (time, 1-sigma) within two frames of t_c, or None where
+    7000-10019, were under 300 mm/s). (time, 1-sigma) within `span` frames of t_c, or None where
     the V does not fit (another contact near, a ball along the rail)."""
-    sel = np.abs(p.t - t_c) <= VEE_FRAMES * dt + 1e-9
+    sel = np.abs(p.t - t_c) <= (VEE_FRAMES + span - 2.0) * dt + 1e-9
     if sel.sum() < 6:
         return None
     ts, g, w = p.t[sel], table.cushion_gap(p.xy[sel], rail), 1.0 / p.s[sel] ** 2
-    grid = np.arange(t_c - 2 * dt, t_c + 2 * dt + 1e-9, dt / 40)
+    grid = np.arange(t_c - span * dt, t_c + span * dt + 1e-9, dt / 40)
     chi = np.full(len(grid), np.inf)
     for j, tc in enumerate(grid):
         pre = ts < tc
@@ -2500,6 +2500,10 @@ def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[
             arrived = _rail_arrival(p, u - R, t, dt)
             if arrived is not None and arrived[0] > t_c + 3 * dt:
                 t_c, err = arrived
+            # One that comes off again bounced: the V of its distance from the rail times it.
+            vee = _vee(p, table, r, t_c, dt, span=4.0)
+            if vee is not None:
+                t_c, err = vee[0], max(vee[1], 0.5 * err)
             out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
     return out
 
