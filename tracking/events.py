@@ -102,9 +102,10 @@ REBOUND_HIT_GAP_MM, REBOUND_MIN_MM_S, REBOUND_E, REBOUND_AWAY = 30.0, 500.0, 0.8
 # The striker's contacts within two frames of its first are the onsets' guesses (a cluster's balls
 # start together) unless the ball was touching it half a frame or more after the first: a second
 # ball met on its way. On 9000-10019, 15 such: 12 true; the 3 false ones, and one true one, were
-# frozen to two or more balls (a cluster's). Under half a frame, none was true.
+# frozen to two or more balls (a cluster's). Under half a frame, none was true then; one is now,
+# its ball resting SECOND_APART_MM beyond touching the first ball (seed 8016's 1, 3 ms after the 5).
 SECOND_AFTER_FRAMES = 0.5
-SECOND_APART_MM = 20.0  # ... or sooner, from a ball resting this far beyond a diameter from the first
+SECOND_APART_MM = 20.0
 # Two close approaches of one moving pair within this many frames are one meeting unless the pair
 # is seen to part between them (`_parted`): two balls running on side by side after a contact
 # come near again with a blow on the lines (one's bounce off a cushion). At 3 frames, 7000-10019
