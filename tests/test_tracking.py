@@ -2368,3 +2368,12 @@ def test_a_ball_resting_near_a_cushion_hit_into_it_and_seen_first_coming_back_me
     times, truth = _cushions_of(name, ball, rail)
     near = [x for x in times if abs(x - t) < 0.1]
     assert len(near) == 1 and abs(near[0] - t) <= 1 / 60, (times, t)
+
+
+def test_the_first_contact_keeps_the_lines_time_when_the_ball_hit_goes_straight_into_a_cushion():
+    # Pooltool seed 10017: the cue ball meets the 2, resting 38 mm off the left cushion, which
+    # meets the cushion 13 ms later, before its second sample. The 2's start, from a line across
+    # the bounce, was timed 34 ms late, two frames and a millisecond after the cue ball's line
+    # met it: just outside the two frames in which the onsets' guesses give way to the line, and
+    # inside the three in which one pair's contacts are one meeting; it stood in for the line's.
+    _replay_first_contact("into-cushion-first-contact-seed10017.json")

@@ -564,7 +564,11 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                     # onset stands (and is the first contact).
                     keep.append(e)
                     continue
-                if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c + 2 * dt:
+                # (The first ball's own, within the three frames `add_collision` takes for one
+                # meeting: an onset 34 ms late, the ball into a cushion before its second
+                # sample, would stand in for the line's time; seed 10017's 2.)
+                if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c + (
+                        3 if other in e["balls"] else 2) * dt:
                     partner = next(b for b in e["balls"] if b != name)
                     pairs[tuple(sorted(e["balls"]))] = [x for x in pairs[tuple(sorted(e["balls"]))]
                                                         if abs(x[0] - e["t"]) > 1e-9]
