@@ -2237,17 +2237,15 @@ def _vee(p: Path, table: Table, rail: str, t_c: float, dt: float, span: float = 
         return None
     ts, g, w = p.t[sel], table.cushion_gap(p.xy[sel], rail), 1.0 / p.s[sel] ** 2
     grid = np.arange(t_c - span * dt, t_c + span * dt + 1e-9, dt / 40)
-    chi = np.full(len(grid), np.inf)
-    for j, tc in enumerate(grid):
-        pre = ts < tc
-        if pre.sum() < 3 or (~pre).sum() < 3:
-            continue
-        x1, x2 = tc - ts[pre], ts[~pre] - tc
-        a = float(np.sum(w[pre] * x1 * g[pre]) / np.sum(w[pre] * x1 * x1))
-        c = float(np.sum(w[~pre] * x2 * g[~pre]) / max(float(np.sum(w[~pre] * x2 * x2)), 1e-12))
-        if a <= 0 or c <= 0:
-            continue
-        chi[j] = float(np.sum(w[pre] * (g[pre] - a * x1) ** 2) + np.sum(w[~pre] * (g[~pre] - c * x2) ** 2))
+    # Every candidate time at once (as `_rail_arrival`): (candidates, samples).
+    x = grid[:, None] - ts[None, :]
+    pre = x > 0
+    x1, x2 = np.where(pre, x, 0.0), np.where(pre, 0.0, -x)  # time to the point, in and out
+    a = (w * x1 * g).sum(axis=1) / np.maximum((w * x1 * x1).sum(axis=1), 1e-12)
+    c = (w * x2 * g).sum(axis=1) / np.maximum((w * x2 * x2).sum(axis=1), 1e-12)
+    chi = (w * np.where(pre, g - a[:, None] * x1, g - c[:, None] * x2) ** 2).sum(axis=1)
+    n_pre = pre.sum(axis=1)
+    chi = np.where((n_pre >= 3) & (len(ts) - n_pre >= 3) & (a > 0) & (c > 0), chi, np.inf)
     j = int(np.argmin(chi))
     if not np.isfinite(chi[j]) or chi[j] > VEE_CHI2 * (len(ts) - 3):
         return None
