@@ -2259,19 +2259,25 @@ def test_a_ball_into_a_pockets_jaw_touches_it_where_the_jaw_is_not_at_the_nose_l
     assert abs(times[0] - t) <= 1 / 60, (times, t)
 
 
+def _pair_met_twice(name: str, a: str, b: str):
+    """A replayed fixture's shot (`truth["t0"]`), checked: the pair a-b met exactly twice, each
+    within a frame of the truth's two contacts (`[a, b, t]`, in time order)."""
+    rec, fps, truth = _replay(name)
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = sorted(shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"
+                  and sorted(e["balls"]) == sorted([a, b]))
+    assert len(hits) == 2, hits
+    for h, (_, _, t) in zip(hits, truth["contacts"]):
+        assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])
+
+
 def test_a_ball_struck_into_the_cushion_it_rested_by_and_back_within_a_frame_met_the_striker_twice():
     # Pooltool seed 7014: the cue ball, at 3.8 m/s, meets the 1 resting 20 mm off the head
     # cushion; the 1 meets the cushion 6 ms later and comes back into the cue ball 13 ms after
     # the first contact, and the cue ball leaves at 2.5 m/s the way it came. No path bends twice
     # in under a frame; but one contact between equal balls leaves the striker moving, if at all,
     # on towards the other ball along their line of centres, never back (`_rebound_hit`).
-    rec, fps, truth = _replay("rebound-within-a-frame-seed7014.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
-    hits = sorted(shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"
-                  and sorted(e["balls"]) == ["1", "cue"])
-    assert len(hits) == 2, hits
-    for h, (_, _, t) in zip(hits, truth["contacts"]):
-        assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])
+    _pair_met_twice("rebound-within-a-frame-seed7014.json", "1", "cue")
 
 
 def test_a_ball_driven_into_a_cushion_as_it_rolled_and_back_into_its_striker_met_it_twice():
@@ -2281,13 +2287,7 @@ def test_a_ball_driven_into_a_cushion_as_it_rolled_and_back_into_its_striker_met
     # 0.3 m/s against 0.1 m/s of noise) is short of the 3.5 sigmas asked of a bend with no cause;
     # a ball driven back off a cushion along that line is one (`_hit_again`'s rebound), as for a
     # ball that rested by the cushion.
-    rec, fps, truth = _replay("rebound-moving-seed7015.json")
-    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
-    hits = sorted(shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"
-                  and sorted(e["balls"]) == ["12", "cue"])
-    assert len(hits) == 2, hits
-    for h, (_, _, t) in zip(hits, truth["contacts"]):
-        assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])
+    _pair_met_twice("rebound-moving-seed7015.json", "12", "cue")
 
 
 def test_a_ball_the_striker_met_just_after_its_first_well_clear_of_that_one_is_a_second_contact():
