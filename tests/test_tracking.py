@@ -15,9 +15,10 @@ import pytest
 from cueref.observation import Observation
 from cueref.records import parse_entry, parse_header
 from cueref.table import Table
-from tracking.events import Path as BallPath
-from tracking.events import contact_time, fit_line, kink, rest_fit
+from tracking.events import contact_time
 from tracking.kalman import BallFilter
+from tracking.paths import Path as BallPath
+from tracking.paths import fit_line, kink, rest_fit
 from tracking.tracker import Tracker
 
 T = Table()
@@ -2345,12 +2346,12 @@ def test_a_slow_bounce_off_a_cushion_is_timed_by_its_distance_from_the_rail_eith
     # bounces came out 12 ms from the contact at the median (124 within a frame) and 42 ms (49).
     # The ball touches the cushion a radius from its nose, so its distance from the rail is a V
     # with its point at zero: fitted over six frames either side, 7 ms (159) and 16 ms (101).
-    from tracking.events import _cushions
+    from tracking.cushions import contacts
 
     errs = []
     for seed in range(200):
         p, t_c = _slow_bounce(np.random.default_rng(seed), lo, hi)
-        found = [c["t"] for c in _cushions(p, T, FPS) if c["rail"] == "left"]
+        found = [c["t"] for c in contacts(p, T, FPS) if c["rail"] == "left"]
         errs.append(min((abs(t - t_c) for t in found), default=math.inf))
     errs = np.array(errs)
     assert np.isfinite(errs).sum() >= (190 if lo >= 20 else 150)

@@ -18,20 +18,14 @@ time its uncertainty `t_err`, which the adjudicator uses for the benefit of the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from cueref.table import Table, segment_distances
-from tracking.tracker import REST_S
+from tracking.cushions import RAILS, contacts, one_per_stay
+from tracking.paths import LINE_FRAMES, POST_GUARD, PRE_GUARD, Fit, Path, fit_line, kink, lines_meet, rest_fit
 
 
-# A sample's exposure (its blur streak) ends at its frame time and its time stamp is the
-# streak's centre (tracker.centroid_lag_frames, 0.4 of a frame before the frame time): with the
-# shutter open the whole frame, a sample is clean of a contact at t* only if its time is before
-# t* - 0.4 frame or after t* + 0.6 frame. Fits on each side of a contact use clean samples only.
-PRE_GUARD = 0.45
-POST_GUARD = 0.65
 # A ball "disturbed" that ends the shot within this of where it rested did not measurably move:
 # its motion was the detector's (a hand or the cue over it, a pocket's shadow on its rim), and
 # Reg 25 gives the shooter the benefit of the doubt. A touched ball in the generated shots moves
@@ -111,7 +105,6 @@ SECOND_APART_MM = 20.0
 # come near again with a blow on the lines (one's bounce off a cushion). At 3 frames, 7000-10019
 # had 6 such extras more (seed 8007's 8 and 4, 57 ms apart) and not one true contact fewer.
 SAME_MEETING_FRAMES = 6.0
-LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit_before`)
 # `_by_departure`: a ball set off from rest leaves along the line of centres; a sample this far
 # from its rest gives the direction within several degrees (a fast ball's blurred centre strays
 # sideways by millimetres), where the striker was within several millimetres. The striker's
@@ -119,163 +112,10 @@ LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit
 # farther than `DEPARTURE_FAR_MM` from it is replaced.
 BOUNCE_MM = 10.0  # `_at_a_cushion`
 PUSHED_GAP_MM = 30.0  # `_pushed_into_rail`: a ball resting this near a cushion, hit toward it
-# `_vee`: a bounce under this speed into the rail is timed by its gap to it over VEE_FRAMES
-# either side, when the V fits within VEE_CHI2 per sample.
-VEE_MAX_MM_S, VEE_FRAMES, VEE_CHI2 = 300.0, 6.0, 3.0
 DEPARTURE_MIN_MM = 10.0
 DEPARTURE_TURN_DEG = 10.0
 DEPARTURE_TOL_MM = 15.0
 DEPARTURE_FAR_MM = 40.0
-
-
-def samples_over(fps: float, frames_at_60: int, least: int = 3) -> int:
-    """How many samples span what `frames_at_60` frames span at 60 fps (at least `least`): an
-    average over samples is over time, and at 30 fps five samples are a sixth of a second, over
-    which a slow ball touching a cushion is averaged out of the touch."""
-    return max(least, int(round(frames_at_60 * fps / 60.0)))
-
-
-@dataclass
-class Path:
-    """One ball through one shot: samples (corrected time, raw frame time, centre, sigma), its
-    rest position before the shot (None if it was not on the bed), the sample index at which each
-    motion starts and stops, and how the track ended (None: still on the bed)."""
-    name: str
-    t: np.ndarray
-    traw: np.ndarray
-    xy: np.ndarray
-    s: np.ndarray
-    rest: np.ndarray | None
-    motions: list  # [(start index, stop index or None)]
-    ended: bool = False
-    vanished: bool = False  # at rest, then unseen from the middle of the shot on (hit into a pocket unseen?)
-    onsets: dict = None  # motion index → (onset time, its sigma), filled by extract()
-
-    def rest_of(self, k: int) -> np.ndarray | None:
-        """Where motion k started from: the rest before the shot, or the median of the samples
-        at rest since the motion before. (Not the last sample before it: a ball nudged off slowly
-        is seen to move late, millimetres on; seed 9004's 1, 5 mm on when it was.)"""
-        a = self.motions[k][0]
-        if k == 0:
-            return self.rest
-        if a == 0:
-            return None
-        b = self.motions[k - 1][1]
-        return self.xy[a - 1] if b is None or b >= a else np.median(self.xy[b:a], axis=0)
-
-    def start_of(self, k: int, t_on: float) -> np.ndarray | None:
-        """Where motion k started, at its onset t_on: where it rested, else where it was then."""
-        pos = self.rest_of(k)
-        return pos if pos is not None else self.at(t_on)
-
-    def first_onset(self) -> tuple[float, float] | None:
-        """(time, sigma) of its earliest onset, or None before extract() timed any."""
-        return min(self.onsets.values()) if self.onsets else None
-
-    def motion_at(self, t: float, slack: float = 0.0) -> int | None:
-        """The motion under way at time t (from its onset when known), or None."""
-        for k, (a, b) in enumerate(self.motions):
-            start = self.onsets[k][0] if self.onsets and k in self.onsets else self.t[a]
-            end = self.t[b] + slack if b is not None else math.inf
-            if start - slack <= t <= end:
-                return k
-        return None
-
-    def fit_before(self, t: float, dt: float, frames: float = LINE_FRAMES) -> Fit | None:
-        """The straight line of the ball's motion just before t: samples of the motion under way
-        only, plus its rest position at its onset when that is within the window."""
-        k = self.motion_at(t - 0.3 * dt)
-        if k is None:
-            return None
-        a = self.motions[k][0]
-        sel = (self.t < t - PRE_GUARD * dt) & (self.t >= t - frames * dt)
-        sel[:a] = False
-        ts, xy, s = self.t[sel], self.xy[sel], self.s[sel]
-        if self.onsets and k in self.onsets and (k > 0 or self.rest is not None):
-            t_on, e_on = self.onsets[k]
-            if t_on >= t - frames * dt:
-                rest = self.rest_of(k)
-                if rest is not None:
-                    ts = np.concatenate([[t_on], ts])
-                    xy = np.concatenate([[rest], xy])
-                    s = np.concatenate([[max(0.3, float(np.median(self.s)) * 0.5)], s])
-        return fit_line(ts, xy, s, t)
-
-    def at(self, t: float) -> np.ndarray | None:
-        """Centre at time t: the rest position before the first motion, interpolated after."""
-        if not self.motions:
-            return self.rest
-        if self.motions and self.rest is not None and t <= self.t[self.motions[0][0]]:
-            return self.rest
-        if len(self.t) == 0 or t < self.t[0] - 1e-9:
-            return self.rest
-        if self.ended and t > self.t[-1] + 0.05:
-            return None
-        return np.array([np.interp(t, self.t, self.xy[:, 0]), np.interp(t, self.t, self.xy[:, 1])])
-
-    def moving_at(self, t: float, slack: float = 0.0) -> bool:
-        return self.motion_at(t, slack) is not None
-
-    def fit_after(self, t: float, dt: float, frames: float = 4.0) -> Fit | None:
-        """The straight line of the samples just after t, clean of a contact at t."""
-        sel = (self.t > t + POST_GUARD * dt) & (self.t <= t + (frames + POST_GUARD) * dt)
-        return fit_line(self.t[sel], self.xy[sel], self.s[sel], t)
-
-
-@dataclass
-class Fit:
-    """Weighted straight-line fit of positions against time about t_ref."""
-    t_ref: float
-    a: np.ndarray  # position at t_ref
-    v: np.ndarray
-    cov: np.ndarray  # 2x2 covariance of (a, v) per axis (same for x and y)
-
-    def pos(self, t: float) -> np.ndarray:
-        return self.a + self.v * (t - self.t_ref)
-
-    def var(self, t: float) -> float:
-        d = t - self.t_ref
-        return float(self.cov[0, 0] + 2 * d * self.cov[0, 1] + d * d * self.cov[1, 1])
-
-
-def fit_line(t: np.ndarray, xy: np.ndarray, s: np.ndarray, t_ref: float) -> Fit | None:
-    """Weighted least squares of x and y against time (weights 1 / s², s at least 0.3 mm),
-    about `t_ref`; None for fewer than two samples or all at one time. The 2 x 2 normal
-    equations are solved in closed form over the samples as floats: a fit takes a few samples
-    (a window of frames) and is made thousands of times a shot, where numpy's per-call cost
-    was four times the arithmetic (43 against 10 us for five samples)."""
-    n = len(t)
-    if n < 2:
-        return None
-    tl, sl, pl = t.tolist(), s.tolist(), xy.tolist()
-    sw = su = suu = bx0 = by0 = bx1 = by1 = 0.0
-    for ti, si, (x, y) in zip(tl, sl, pl):
-        u = ti - t_ref
-        w = 1.0 / max(si, 0.3) ** 2
-        wu = w * u
-        sw += w
-        su += wu
-        suu += wu * u
-        bx0 += w * x
-        by0 += w * y
-        bx1 += wu * x
-        by1 += wu * y
-    det = sw * suu - su * su
-    if not det > 0.0 or max(tl) <= min(tl):
-        return None
-    ax, ay = (suu * bx0 - su * bx1) / det, (suu * by0 - su * by1) / det
-    vx, vy = (sw * bx1 - su * bx0) / det, (sw * by1 - su * by0) / det
-    chi2 = 0.0
-    for ti, si, (x, y) in zip(tl, sl, pl):
-        u = ti - t_ref
-        chi2 += ((x - ax - vx * u) ** 2 + (y - ay - vy * u) ** 2) / max(si, 0.3) ** 2
-    # Inflate by the scatter when the model does not fit (a curve, an unseen contact).
-    k = max(1.0, chi2 / max(2 * n - 4, 1)) / det
-    return Fit(t_ref, np.array([ax, ay]), np.array([vx, vy]), np.array([[suu * k, -su * k], [-su * k, sw * k]]))
-
-
-def rest_fit(p: np.ndarray, sigma: float, t_ref: float) -> Fit:
-    return Fit(t_ref, np.asarray(p, float), np.zeros(2), np.array([[sigma ** 2, 0.0], [0.0, 1e-6]]))
 
 
 def _at_a_cushion(p: Path, a: int, table: Table) -> float:
@@ -284,7 +124,7 @@ def _at_a_cushion(p: Path, a: int, table: Table) -> float:
     ends there (seed 8012's 6, sent into the head cushion at 3.1 m/s and back 60 ms later; the
     line across the bounce ran slower and timed its start 12 ms early). math.inf if none."""
     first = math.inf
-    for r in _RAILS:
+    for r in RAILS:
         if float(table.cushion_gap(p.rest, r)) <= 2 * BOUNCE_MM:
             continue
         hit = np.flatnonzero(table.cushion_gap(p.xy[a:a + 8], r) < BOUNCE_MM)
@@ -294,59 +134,10 @@ def _at_a_cushion(p: Path, a: int, table: Table) -> float:
     return first
 
 
-def kink(path: Path, t_guess: float, fps: float, window: int = 4, rest_before: bool = False,
-         until: float = math.inf) -> tuple[float, float, Fit | None, Fit | None]:
-    """Where the lines before and after a bend meet: (time, 1-sigma, fit before, fit after).
-    The line after takes no sample from `until` on (the next contact's)."""
-    dt = 1.0 / fps
-    t_star, err, pre, post = t_guess, 0.5 * dt, None, None
-    for _ in range(2):
-        sel_post = (path.t > t_star + POST_GUARD * dt) & (path.t <= t_star + (window + POST_GUARD) * dt) & \
-            (path.t < until)
-        if rest_before and path.rest is not None:
-            pre = rest_fit(path.rest, _rest_sigma(path), t_star)
-        else:
-            sel_pre = (path.t < t_star - PRE_GUARD * dt) & (path.t >= t_star - (window + PRE_GUARD) * dt)
-            pre = fit_line(path.t[sel_pre], path.xy[sel_pre], path.s[sel_pre], t_star)
-        post = fit_line(path.t[sel_post], path.xy[sel_post], path.s[sel_post], t_star)
-        if pre is None or post is None:
-            return t_star, err, pre, post
-        meet = _lines_meet(pre, post)
-        if meet is None:
-            return t_star, err, pre, post
-        t_new, speed = meet
-        if abs(t_new - t_guess) > 2.5 * dt:
-            t_new = t_guess
-        t_star = t_new
-        err = math.sqrt(pre.var(t_star) + post.var(t_star)) / speed
-    # A bend too slight to place (a graze, a creep) is somewhere in the window searched: not
-    # seconds either side of it (which would make it simultaneous with everything).
-    return t_star, min(max(err, 0.0005), 2.5 * dt), pre, post
-
-
-def _lines_meet(pre: Fit, post: Fit) -> tuple[float, float] | None:
-    """Where a path's lines before and after a bend (fitted about one time) meet: (time, |Δv|),
-    or None when they are parallel (no bend to place)."""
-    da, dv = pre.a - post.a, pre.v - post.v
-    nv = float(dv @ dv)
-    if nv < 1e-6:
-        return None
-    return pre.t_ref - float(da @ dv) / nv, math.sqrt(nv)
-
-
 def _touch_tol(p: Path, q: Path, t: float) -> float:
     """How far beyond a diameter apart two balls' sampled centres may be and still touch at t
     (mm): a margin for the blur and three sigmas of both centres."""
     return 8.0 + 3.0 * math.hypot(_sig(p, t), _sig(q, t))
-
-
-def _rest_sigma(path: Path) -> float:
-    if not path.motions:
-        return 0.5
-    k = path.motions[0][0]
-    s = path.s[:k] if k > 0 else path.s[:1]
-    n = max(len(s), 1)
-    return float(np.median(s) / math.sqrt(n)) if len(s) else 0.5
 
 
 def contact_time(fa: Fit, fb: Fit, D: float, t_guess: float, dt: float,
@@ -700,7 +491,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
 
     # --- cushions, pockets, off the table, line crossings ---------------------------------------
     for p in paths:
-        events += _cushions(p, table, fps)
+        events += contacts(p, table, fps)
         if p.ended and len(p.t):
             last = p.xy[-1]
             t_end = float(p.traw[-1]) + 0.5 * dt
@@ -748,7 +539,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
             if cush is not None:
                 events.append(cush)
-    events[:] = _one_per_stay(events, by, table)
+    events[:] = one_per_stay(events, by, table)
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
     return t0, events
@@ -852,7 +643,7 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             post = fit_line(z.t[i + 1:i + 4], z.xy[i + 1:i + 4], z.s[i + 1:i + 4], float(z.t[i]))
             if pre is None or post is None:
                 continue
-            meet = _lines_meet(pre, post)
+            meet = lines_meet(pre, post)
             if meet is None:
                 continue
             # Where the two lines meet (the bend), within the gap between the samples.
@@ -878,15 +669,15 @@ def _hit_again(a: Path, b: Path, t1: float, paths: list[Path], table: Table, D: 
             # 7015's 12, met by the cue ball 20 mm off the left cushion, back into it 81 ms later).
             # (Not a sign that the first contact was real, as w's start from rest is.)
             from_rest = w_hit and any(float(table.cushion_gap(w.rest, r)) < REBOUND_GAP_MM and float(n @ nr) > 0.7
-                                      for r, (_, _, nr) in _RAILS.items())
+                                      for r, (_, _, nr) in RAILS.items())
             rebound = from_rest or (w_t1 is not None and len(w_near := w.xy[(w.t > t1) & (w.t < t_k)]) > 0 and any(
                 float(n @ nr) > 0.7 and float(table.cushion_gap(w_t1, r)) < REBOUND_HIT_GAP_MM
-                and float(np.min(table.cushion_gap(w_near, r))) < REBOUND_GAP_MM for r, (_, _, nr) in _RAILS.items()))
+                and float(np.min(table.cushion_gap(w_near, r))) < REBOUND_GAP_MM for r, (_, _, nr) in RAILS.items()))
             sigmas = REBOUND_SIGMAS if rebound else AGAIN_SIGMAS
             if along < sigmas * noise or float(np.hypot(*(dv - along * n))) > 0.5 * along + 3.0 * noise:
                 continue
             if any(float(table.cushion_gap(zp, r)) < 10.0 and abs(float(n @ nr)) > 0.5
-                   for r, (_, _, nr) in _RAILS.items()):
+                   for r, (_, _, nr) in RAILS.items()):
                 continue  # a bounce off the cushion it was at
             if any(c is not z and c is not w and (cp := c.at(t_k)) is not None
                    and min(float(np.hypot(*(zp - cp))), float(np.hypot(*(wp - cp)))) < D + tol + AGAIN_CROWD_MM
@@ -930,7 +721,7 @@ def _rebound_hit(z: Path, w: Path, t1: float, table: Table, D: float, dt: float)
     v0n = float(fb.v @ n)
     if v0n < REBOUND_MIN_MM_S:
         return None
-    for rail, (_, _, nr) in _RAILS.items():
+    for rail, (_, _, nr) in RAILS.items():
         into = -float(n @ nr)  # the share of the line of centres that points into this rail
         gap = float(table.cushion_gap(w.rest, rail))
         if into < 0.7 or gap > REBOUND_HIT_GAP_MM:
@@ -946,7 +737,7 @@ def _rebound_hit(z: Path, w: Path, t1: float, table: Table, D: float, dt: float)
         if sel.sum() < 2:
             return None
         reach = 10.0 + float(np.max(np.hypot(*np.diff(z.xy[sel], axis=0).T)))
-        if any(float(np.min(table.cushion_gap(z.xy[sel], r))) < reach for r in _RAILS):
+        if any(float(np.min(table.cushion_gap(z.xy[sel], r))) < reach for r in RAILS):
             return None  # z itself at a cushion (a fast ball is sampled a step from it): its own bounce
         v1n = float(after.v @ n)
         noise = math.sqrt(fb.cov[1, 1] + after.cov[1, 1]) + BLOW_FLOOR_MM_S
@@ -1360,7 +1151,7 @@ def _pushed_into_rail(p: Path, pos, q: Path, t_c: float, e_c: float, table: Tabl
     post = p.fit_after(t_c, dt)
     if post is None:
         return None
-    for r, (_, _, n) in _RAILS.items():
+    for r, (_, _, n) in RAILS.items():
         gap = float(table.cushion_gap(pos, r))
         if gap > PUSHED_GAP_MM:
             continue
@@ -2135,429 +1926,6 @@ def _kiss(p: Path, q: Path, t: float, dt: float) -> float:
     if not _alike(jp, jq) or closing < KISS_CLOSING_MM_S or parting <= 0.0:
         return 0.0
     return (jp + jq) / noise
-
-
-_RAILS = {  # rail: (axis, nose value as a function of the table, inward normal)
-    "head": (0, lambda tb: 0.0, np.array([1.0, 0.0])),
-    "foot": (0, lambda tb: tb.L, np.array([-1.0, 0.0])),
-    "left": (1, lambda tb: 0.0, np.array([0.0, 1.0])),
-    "right": (1, lambda tb: tb.W, np.array([0.0, -1.0])),
-}
-
-
-def _cushions(p: Path, table: Table, fps: float) -> list[dict]:
-    dt = 1.0 / fps
-    R = table.R
-    out: list[dict] = []
-    if len(p.t) < 4 or not p.motions:
-        return out
-    # Distance of the centre from the nearest cushion's face, per sample (in a pocket's mouth,
-    # a jaw's: the nose line is open there).
-    u = np.stack([table.cushion_gap(p.xy, r) for r in _RAILS], 1) + R
-    umin = u.min(axis=1)
-    for i in range(1, len(p.t) - 1):
-        if not (umin[i] <= umin[i - 1] and umin[i] <= umin[i + 1]):
-            continue
-        tol = 14.0 + 3.0 * float(p.s[i])
-        # A fast ball is sampled tens of millimetres from the cushion it bounces off.
-        step = max(float(np.hypot(*(p.xy[i] - p.xy[i - 1]))), float(np.hypot(*(p.xy[i + 1] - p.xy[i]))))
-        if umin[i] > R + tol + step or not p.moving_at(float(p.t[i]), dt):
-            continue
-        t_guess = float(p.t[i])
-        t_c, err, pre, post = kink(p, t_guess, fps)
-        k = p.motion_at(t_c)
-        t_on = p.onsets[k][0] if (k is not None and p.onsets and k in p.onsets) else -math.inf
-        if t_on > t_c - (4 + PRE_GUARD) * dt:
-            # Set moving just before (a ball hit near a cushion): the kink's line before mixes
-            # the rest with the motion; the motion's own line starts at the rest at its onset.
-            pre = p.fit_before(t_c, dt) or pre
-        if pre is None:
-            continue
-        if post is None and p.ended and float(p.t[-1]) < t_c + (4 + POST_GUARD) * dt and _passes_into_pocket(p, i, umin, pre, R):
-            continue
-        moving_before = t_on <= t_c - (4 + PRE_GUARD) * dt
-        # Where the lines meet must be at a cushion: moving toward a rail before, and not still
-        # going into it after; a jaw counts for the rail whose cushion it ends.
-        at = pre.pos(t_c)
-        rails = sorted((float(table.cushion_gap(at, r)) + R, r) for r in _RAILS)
-        best = None
-        for dist, r in rails:
-            # (Or the sample nearest the rail is at it: at 30 fps a fast ball's bend, fitted over
-            # lines that curve as its slide turns to roll after the bounce, may come out a frame
-            # or two early, 50 mm short of the rail: seed 7004's cue ball at 2.9 m/s, its
-            # sample 3.5 mm from the rail.)
-            if dist > R + tol and float(table.cushion_gap(p.xy[i], r)) > tol:
-                continue
-            n = _RAILS[r][2]
-            v_in = -float(pre.v @ n)
-            v_out = float(post.v @ n) if post is not None else 0.0
-            # The line in must reach the rail where the bend is (within its own sigmas and a
-            # frame and a half of travel): one that only wanders near a rail is not a bounce.
-            reach = dist - R <= 3.0 * math.sqrt(max(pre.var(t_c), 0.0)) + 1.5 * dt * max(v_in, 0.0) + 2.0
-            into = v_in > 60.0 and v_out > -0.2 * v_in and reach and not _short_of_rail(p, table, r, t_c, dt, v_in, v_out)
-            off = None if into else _leaves_rail(pre, post, t_c, dt, n, moving_before)
-            if off is not None:
-                best, (t_c, err) = r, off  # no line in to time it by: the bend is the time
-                break
-            if into:
-                best = r
-                # The centre touches a cushion a radius from its nose: time it by the line
-                # coming in (clean of the bounce, and of the friction that bends the line
-                # going out), unless that disagrees with the corner (a jaw, not the nose).
-                u_ref = _from_nose(pre.a, table, r)
-                t_in = _at_jaw(pre, table, r, pre.t_ref + (u_ref - R) / v_in, dt)
-                if abs(t_in - t_c) <= 1.5 * dt:
-                    t_c, err = t_in, math.sqrt(pre.var(t_in)) / v_in
-                break
-        # (The same rail twice is one contact: `_one_per_stay`. Another rail within a few frames
-        # is a corner: seed 7000's 4 meets the foot cushion and the right one 30 ms later.)
-        if best is None:
-            continue
-        if -float(pre.v @ _RAILS[best][2]) < VEE_MAX_MM_S:
-            vee = _vee(p, table, best, t_c, dt)
-            if vee is not None:
-                t_c, err = vee
-        out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
-    out += _bounce_at_start(p, table, fps, out)
-    out += _jaw_on_the_way_in(p, table, fps, out)
-    return out + _rail_touches(p, table, fps, out)
-
-
-def _vee(p: Path, table: Table, rail: str, t_c: float, dt: float, span: float = 2.0) -> tuple[float, float] | None:
-    """A slow ball's bounce timed by its distance from the rail over `VEE_FRAMES` either side:
-    in, a line down to touching (gap 0) at the contact; out, a line up from it — a V whose point
-    is known to be at the rail, so only its time and the two slopes are fitted (weighted least
-    squares over a grid of times, 1-sigma where the misfit rises by 1). At a few tens of mm/s a
-    frame's travel is the noise's size: the lines' own crossing, each fitted from four samples,
-    came out 20-60 ms early (the timing tail of the cushions: 130 of 185 contacts over a frame off,
-    7000-10019, were under 300 mm/s). (time, 1-sigma) within `span` frames of t_c, or None where
-    the V does not fit (another contact near, a ball along the rail)."""
-    sel = np.abs(p.t - t_c) <= (VEE_FRAMES + span - 2.0) * dt + 1e-9
-    if sel.sum() < 6:
-        return None
-    ts, g, w = p.t[sel], table.cushion_gap(p.xy[sel], rail), 1.0 / p.s[sel] ** 2
-    grid = np.arange(t_c - span * dt, t_c + span * dt + 1e-9, dt / 40)
-    # Every candidate time at once (as `_rail_arrival`): (candidates, samples).
-    x = grid[:, None] - ts[None, :]
-    pre = x > 0
-    x1, x2 = np.where(pre, x, 0.0), np.where(pre, 0.0, -x)  # time to the point, in and out
-    a = (w * x1 * g).sum(axis=1) / np.maximum((w * x1 * x1).sum(axis=1), 1e-12)
-    c = (w * x2 * g).sum(axis=1) / np.maximum((w * x2 * x2).sum(axis=1), 1e-12)
-    chi = (w * np.where(pre, g - a[:, None] * x1, g - c[:, None] * x2) ** 2).sum(axis=1)
-    n_pre = pre.sum(axis=1)
-    chi = np.where((n_pre >= 3) & (len(ts) - n_pre >= 3) & (a > 0) & (c > 0), chi, np.inf)
-    j = int(np.argmin(chi))
-    if not np.isfinite(chi[j]) or chi[j] > VEE_CHI2 * (len(ts) - 3):
-        return None
-    within = grid[chi <= chi[j] + 1.0]
-    return float(grid[j]), max(0.5 * float(within[-1] - within[0]), 0.0005)
-
-
-def _jaw_on_the_way_in(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
-    """A ball that drops into a pocket a frame after it was last seen may touch a jaw on the way,
-    with no sample after the touch to show it. Its last line, followed on, shows it: it reaches
-    into a jaw's face (by more than the line's sigma there, at least 3 mm: this table's jaws are
-    pooltool's to a few millimetres) before its centre is over the pocket's hole. Timed where the
-    line meets the jaw. Seed 8002's 2 reaches 5 mm into the head jaw; seed 7017's cue ball, which
-    touched none, 2.7 mm."""
-    dt = 1.0 / fps
-    if not p.ended or len(p.t) < 3 or not p.moving_at(float(p.t[-1])):
-        return []
-    t_last = float(p.t[-1])
-    pk = table.nearest_pocket(tuple(p.xy[-1]), 130.0)
-    if pk is None or any(e["t"] >= t_last - 3 * dt for e in found):
-        return []
-    line = p.fit_before(t_last + 1.5 * dt, dt)
-    if line is None or float(np.hypot(*line.v)) < 100.0:
-        return []
-    sig = math.sqrt(max(line.var(t_last + dt), 0.0))
-    ts = t_last + np.linspace(0.0, 1.0, 21) * dt
-    pos = line.a + np.outer(ts - line.t_ref, line.v)
-    over = np.array([table.over_hole(tuple(x), pk) for x in pos])
-    until = int(np.argmax(over)) if over.any() else len(ts)
-    if until == 0:
-        return []
-    gaps = np.stack([table.cushion_gap(pos[:until], r) for r in _RAILS], 1)
-    k = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
-    if float(gaps[k]) > -max(3.0, sig):
-        return []
-    r = list(_RAILS)[k[1]]
-    j = int(np.argmax(gaps[:, k[1]] <= 0.0))
-    return [{"t": float(ts[j]), "type": "cushion", "ball": p.name, "rail": r, "t_err": 0.5 * dt}]
-
-
-def _at_jaw(line: Fit, table: Table, rail: str, t_nose: float, dt: float) -> float:
-    """When a ball coming in along `line` touches `rail`'s cushion: `t_nose`, when it comes a
-    radius from the nose line, unless the nose is open there (a pocket's mouth): then when it
-    meets the jaw, up to three frames on (seed 7014's 1, into the head jaw of a corner pocket
-    at 1.2 m/s, its centre 19 mm past the nose line when it touched: timed 21 ms early)."""
-    if float(table.cushion_gap(line.pos(t_nose), rail)) <= 1.0:
-        return t_nose
-    lo, hi = t_nose, t_nose + 3.0 * dt
-    if float(table.cushion_gap(line.pos(hi), rail)) > 0.0:
-        return t_nose  # (not a jaw it was heading into)
-    for _ in range(20):
-        mid = 0.5 * (lo + hi)
-        if float(table.cushion_gap(line.pos(mid), rail)) > 0.0:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def _from_nose(pos: np.ndarray, table: Table, rail: str) -> float:
-    """How far a point is from a rail's nose line, inward (negative past it: a line traced back
-    through a bounce, beyond the cushion it came off, is there before the bounce)."""
-    ax, nose, n = _RAILS[rail]
-    return (float(pos[ax]) - nose(table)) * float(n[ax])
-
-
-def _short_of_rail(p: Path, table: Table, rail: str, t_c: float, dt: float, v_in: float, v_out: float) -> bool:
-    """The samples around a bend at `rail` all stayed clear of its nose by more than their noise
-    (3 sigmas) and the travel of a frame toward or away from it (the nearest sample to a
-    bounce is at most half a frame from it): the ball turned short of the cushion (a swerve, a
-    slow ball stopping a few millimetres off it) and touched nothing. Seed 7015: the 9, at
-    60 mm/s, stops 5 mm from the foot cushion (sigma 0.7 mm). Not near a pocket, where the
-    jaws' faces are known less well (seed 13015's 4 bounced off a jaw 8 mm from ours)."""
-    near = np.abs(p.t - t_c) <= 2.5 * dt
-    if np.count_nonzero(near) < 2:
-        return False
-    here = p.at(t_c)
-    if table.nearest_pocket(here if here is not None else p.xy[near][0], 200.0):
-        return False
-    gap = float(np.min(table.cushion_gap(p.xy[near], rail)))
-    return gap > 3.0 * float(np.median(p.s[near])) + max(v_in, v_out, 0.0) * dt + 2.0
-
-
-def _passes_into_pocket(p: Path, i: int, umin: np.ndarray, pre: Fit, R: float) -> bool:
-    """A path that ends (in a pocket) right after its closest approach to a cushion at sample i,
-    with no line after to show a bounce: it went in clean, unless its centre came within noise
-    of a cushion's face (3 sigmas, at least 3 mm) or its last samples left the line it came in
-    on (3 sigmas). Seed 7011: the 3 passes 10 mm from the side pocket's jaw and drops two frames
-    later; a contact was recorded 36 ms before the pocket. (Seed 13015's 4 bounces off the head
-    jaw, turned back in its last two sightings: a contact.)"""
-    sig = max(3.0, 3.0 * float(p.s[i]))
-    if float(umin[i:].min()) - R <= sig:
-        return False
-    for j in range(i + 1, len(p.t)):
-        off = float(np.hypot(*(p.xy[j] - pre.pos(float(p.t[j])))))
-        if off > 3.0 * math.sqrt(float(p.s[j]) ** 2 + max(pre.var(float(p.t[j])), 0.0)):
-            return False
-    return True
-
-
-def _one_per_stay(events: list[dict], by: dict[str, Path], table: Table) -> list[dict]:
-    """One cushion contact per stay at a rail. Two of one ball at one rail, its centre never clear
-    of that rail between them (`_stayed`), are one contact found twice: a slow bounce's two noise
-    minima (seed 7003, the cue ball at 75 mm/s, 55 ms apart), or a ball pushed into the rail and
-    the bend after it (seed 7005, the 4, 21 ms apart). The better timed one (the smaller t_err)
-    is kept. A ball cannot meet a rail again without leaving it first; one that rattles in a
-    corner leaves each rail for the other."""
-    drop: set[int] = set()
-    groups: dict[tuple[str, str], list[dict]] = {}
-    for e in events:
-        if e["type"] == "cushion":
-            groups.setdefault((e["ball"], e["rail"]), []).append(e)
-    for (ball, rail), es in groups.items():
-        p = by.get(ball)
-        if p is None or len(es) < 2:
-            continue
-        es.sort(key=lambda e: e["t"])
-        keep = es[0]
-        for e in es[1:]:
-            if not _stayed(p, table, rail, keep["t"], e["t"]):
-                keep = e
-                continue
-            worse = e if e["t_err"] >= keep["t_err"] else keep
-            drop.add(id(worse))
-            keep = keep if worse is e else e
-    return [e for e in events if id(e) not in drop]
-
-
-def _stayed(p: Path, table: Table, rail: str, t1: float, t2: float, n: int = 5) -> bool:
-    """Whether the ball's centre stayed at `rail` from t1 to t2: its distance from the nose,
-    averaged over `n` samples, never more than a radius plus 3 of the average's sigmas (at least
-    3 mm) between them. (A single sample is not enough: a ball leaving a rail at a glancing
-    angle, 2 mm out, is one sigma from 3 mm; seed 11014's 10 was found touching it again.)"""
-    between = (p.t > min(t1, t2)) & (p.t < max(t1, t2))
-    if np.count_nonzero(between) < n:
-        return True
-    gap = np.convolve(table.cushion_gap(p.xy[between], rail), np.ones(n) / n, mode="valid")
-    sig = np.convolve(p.s[between], np.ones(n) / n, mode="valid") / math.sqrt(n)
-    return not bool((gap > np.maximum(3.0, 3.0 * sig)).any())
-
-
-def _leaves_rail(pre: Fit, post: Fit | None, t_c: float, dt: float, n: np.ndarray,
-                 moving_before: bool) -> tuple[float, float] | None:
-    """A ball travelling along a cushion, pressed to it (coming in at a few mm/s: no line in to
-    see), that bounces off it: the bend at the rail is the contact, (time, 1-sigma) where the
-    lines before and after meet across the rail. It must have been travelling (a ball at rest
-    there, hit away, is `_pushed_into_rail`'s), not been leaving the rail before, and leave it
-    now clearly: the change of its speed across the rail 3 sigmas of the two lines' velocities
-    (a bend of the noise along a rail is not a bounce). Seed 8008: the 2, 0.37 s along the left
-    cushion at 300 mm/s, comes off it at 170 mm/s, pooltool's second contact, seen before only
-    as a touch 0.2 s early."""
-    if post is None or not moving_before or float(np.hypot(*pre.v)) < 100.0:
-        return None
-    v_in, v_out = -float(pre.v @ n), float(post.v @ n)
-    sigma = math.sqrt(float(pre.cov[1, 1] + post.cov[1, 1]))
-    if not (v_out > 60.0 and v_in > -0.2 * v_out and v_in + v_out > 3.0 * sigma):
-        return None
-    # Across the rail the lines are u_pre(t) = -v_in (t - t_pre) + u0 and u_post(t) = v_out (...):
-    # where they meet is the bounce; a bend found frames away from it is another candidate's.
-    t_x = post.t_ref + float((pre.pos(post.t_ref) - post.a) @ n) / (v_in + v_out)
-    if abs(t_x - t_c) > 1.5 * dt:
-        return None
-    return t_x, max(math.sqrt(pre.var(t_x) + post.var(t_x)) / (v_in + v_out), 0.0005)
-
-
-def _bounce_at_start(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
-    """A ball set moving near a cushion (hit with it 40 mm away at 3 m/s) bounces off it a frame
-    later, before a line in can be fitted (and its onset, fitted across the bounce, is late). Seen
-    as: from its rest, its first samples reach a radius of the nose and the line after them leaves
-    the rail. That line, traced back to a radius from the nose, times the bounce."""
-    dt = 1.0 / fps
-    R = table.R
-    out: list[dict] = []
-    for k, (a, _) in enumerate(p.motions):
-        rest = p.rest_of(k)
-        if rest is None:
-            continue
-        for j in range(a, min(a + 3, len(p.t))):
-            tol = 14.0 + 3.0 * float(p.s[j])
-            # The first sample may be a frame's travel off the rail already, the bounce between
-            # the onset and it (at 30 fps: seed 7003's 6, struck 44 mm from the left cushion,
-            # first seen 28 mm off it and leaving at 2 m/s). When is still checked: the line
-            # after, traced back to the rail, must reach it before that sample.
-            step = float(np.hypot(*(p.xy[j + 1] - p.xy[j]))) if j + 1 < len(p.t) else 0.0
-            for r, (_, _, n) in _RAILS.items():
-                u_j = float(table.cushion_gap(p.xy[j], r)) + R
-                # Not at this rail, or did not come to it from its rest (5 mm nearer: seed 7006's
-                # 1, resting 14 mm out, is first seen 5.7 mm nearer, its blurred centre).
-                if u_j > R + tol + step or float(table.cushion_gap(rest, r)) + R < u_j + 5.0:
-                    continue
-                post = p.fit_after(float(p.t[j]) - POST_GUARD * dt + 1e-6, dt)
-                if post is None:
-                    continue
-                v_out = float(post.v @ n)
-                if v_out < 60.0:
-                    continue
-                t_back = post.t_ref + (R - _from_nose(post.a, table, r)) / v_out
-                if not float(p.t[a]) - 1.5 * dt <= t_back <= float(p.t[j]) + 0.5 * dt:
-                    continue
-                if any(e["rail"] == r and abs(e["t"] - t_back) < 3 * dt for e in found + out):
-                    continue
-                err = max(math.sqrt(max(post.var(t_back), 0.0)) / v_out, 0.5 * dt)
-                if u_j > R + tol and err > dt:
-                    continue  # (a frame's travel off, and traced back from a line too loose to time it)
-                out.append({"t": t_back, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
-            if out:
-                break
-    return out
-
-
-def _rail_touches(p: Path, table: Table, fps: float, found: list[dict]) -> list[dict]:
-    """A slow ball that comes to the cushion and rolls along it touches it without a bounce to
-    see: its centre, averaged over a few frames, settles a radius from the nose after coming
-    from farther out."""
-    dt = 1.0 / fps
-    R = table.R
-    out: list[dict] = []
-    if len(p.t) < 8:
-        return out
-    n = samples_over(fps, 5)
-    kernel = np.ones(n) / n
-    for r, (_, _, normal) in _RAILS.items():
-        u = table.cushion_gap(p.xy, r) + R  # (in a pocket's mouth, from a jaw)
-        um = np.convolve(u, kernel, mode="valid")  # um[i] averages samples i .. i+n-1
-        sig = float(np.median(p.s)) / math.sqrt(n)
-        near = um <= R + max(2.0, 3.0 * sig)
-        for i in np.flatnonzero(near[1:] & ~near[:-1]) + 1:
-            j = i + n // 2
-            t = float(p.t[j])
-            # (Or in the rest test's window after it: a creeping ball is "still" while it
-            # creeps the last millimetres to the nose; seed 12002's 1, at 20-50 mm/s. A roll
-            # that ended in that window, however short: seed 9001's 9, a 0.16 s roll, creeping
-            # on at 20 mm/s to touch the left cushion 0.16 s after the rest test stopped it.)
-            if p.motion_at(t) is None and not _stopped_within(p, t, REST_S + 2 * dt):
-                continue
-            back = (p.t >= t - 0.5) & (p.t < t)
-            if not back.any() or float(u[back].max()) < R + 8.0:
-                continue  # it did not come from farther out
-            if _over_rail(p, u - R, t):
-                continue
-            # (Found already: unless it left the rail since, seed 7003's 7 curving back to the
-            # foot cushion 0.26 s after it came off it.)
-            if any(e["rail"] == r and abs(e["t"] - t) < 0.3 and _stayed(p, table, r, e["t"], t) for e in found + out):
-                continue
-            fit = p.fit_before(t, dt, frames=10)
-            t_c, err = t, 2 * dt
-            if fit is not None:
-                v_in = -float(fit.v @ normal)
-                if v_in > 5.0:
-                    t_in = fit.t_ref + (_from_nose(fit.a, table, r) - R) / v_in
-                    if t - 0.5 <= t_in <= t + 3 * dt:
-                        t_c, err = t_in, max(math.sqrt(fit.var(t_in)) / v_in, dt)
-            # A creeping ball arrives later than a line or its first near average says (a ball
-            # coming in at speed keeps the line's time).
-            arrived = _rail_arrival(p, u - R, t, dt)
-            if arrived is not None and arrived[0] > t_c + 3 * dt:
-                t_c, err = arrived
-            # One that comes off again bounced: the V of its distance from the rail times it.
-            vee = _vee(p, table, r, t_c, dt, span=4.0)
-            if vee is not None:
-                t_c, err = vee[0], max(vee[1], 0.5 * err)
-            out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": r, "t_err": err})
-    return out
-
-
-def _stopped_within(p: Path, t: float, within: float) -> bool:
-    """A motion of p ended (at its stop sample, where `motion_at` ends it) in the `within` seconds
-    up to t."""
-    return any(b is not None and t - within <= float(p.t[b]) <= t for _, b in p.motions)
-
-
-def _over_rail(p: Path, gap: np.ndarray, t: float, within: float = 0.2) -> bool:
-    """The centre went 6 mm and 3 sigmas past the cushion's nose within `within`
-    of t: no ball on the bed is there, so the ball was in the air over the rail, leaving the
-    table, not settling against the cushion. Seed 8010: the 5, off the table, was said to touch
-    the left cushion as it flew over it."""
-    near = np.abs(p.t - t) <= within
-    return bool(near.any() and (gap[near] < -(6.0 + 3.0 * p.s[near])).any())
-
-
-def _rail_arrival(p: Path, gap: np.ndarray, t: float, dt: float, look: float = 0.4) -> tuple[float, float] | None:
-    """When a slow ball coming to a cushion got there, from its gaps to the cushion (mm, per
-    sample) within `look` of t (the frame its average came within noise of the cushion): the
-    corner t_c of gap = g + v f + c f^2 before it (f = t_c - t: arriving at v, slowing) and
-    gap = g after, fitted over t_c (quarter-frame steps) with (g, v, c) by weighted least
-    squares, v and c not negative; (t_c, 1-sigma from where chi-square rises by 1, scaled by the
-    fit's own scatter), or None. A creeping ball comes within noise of the cushion well before it
-    touches it: seed 8015's 2, at 16 mm/s and slowing, is within 2 mm 0.13 s before its contact."""
-    sel = (p.t >= t - look) & (p.t <= t + look)
-    ts, g, w = p.t[sel], gap[sel], 1.0 / np.maximum(p.s[sel], 0.3) ** 2
-    if len(ts) < 8:
-        return None
-    cand = np.arange(ts[0] + 2 * dt, ts[-1] - 2 * dt, 0.25 * dt)
-    if not len(cand):
-        return None
-    f = np.maximum(cand[:, None] - ts[None, :], 0.0)  # (candidates, samples)
-    basis = np.stack([np.ones_like(f), f, f * f], axis=2)  # (candidates, samples, 3)
-    N = np.einsum("csi,s,csj->cij", basis, w, basis)
-    rhs = np.einsum("csi,s,s->ci", basis, w, g)
-    ok = np.abs(np.linalg.det(N)) > 1e-9
-    N[~ok] = np.eye(3)
-    coef = np.linalg.solve(N, rhs[..., None])[..., 0]
-    chi2 = (w * (g[None, :] - np.einsum("csi,ci->cs", basis, coef)) ** 2).sum(axis=1)
-    # Coming to it: 0.1 s before the corner at least half a millimetre farther out.
-    came = coef[:, 1] * 0.1 + coef[:, 2] * 0.01 >= 0.5
-    chi2 = np.where(ok & (coef[:, 1] >= 0.0) & (coef[:, 2] >= 0.0) & came, chi2, np.inf)
-    i = int(np.argmin(chi2))
-    if not math.isfinite(chi2[i]):
-        return None
-    scale = max(1.0, float(chi2[i]) / max(len(ts) - 4, 1))
-    within = cand[chi2 <= chi2[i] + scale]
-    return float(cand[i]), max(0.5 * float(within[-1] - within[0]), 0.5 * dt)
 
 
 def _crossings(p: Path, table: Table) -> list[dict]:

@@ -23,8 +23,9 @@ from scipy.optimize import linear_sum_assignment
 
 from cueref.observation import Observation
 from cueref.table import Table
-from tracking.events import Path, extract, fit_line
+from tracking.events import extract
 from tracking.kalman import ROLLING_DECEL
+from tracking.paths import Path, fit_line
 from tracking.tracker import NAMED_SHARE, NAMES, POCKET_MOUTH_MM, REST_S, Track, Tracker
 
 BORN_SLACK_S = 0.1  # a track born this soon after an episode starts belongs to it
