@@ -2057,6 +2057,22 @@ def test_a_rack_ball_pushed_off_slowly_met_its_frozen_neighbours_at_the_blow():
     assert sum(abs(met[tuple(sorted(p))] - truth["blow"]) <= 1 / fps for p in truth["pairs"]) >= 5
 
 
+def test_a_ball_met_after_another_contact_is_timed_by_its_line_since_that_contact():
+    # Pooltool, seed 7013 (straight pool), shot 6: the cue ball off the 10 (56.237 s) rolls on
+    # into the 13 (56.360 s), which sets off slowly, so the cue ball's arrival a diameter from
+    # the 13 times the contact (`_arrival`). Its line over the 8-16 frames before spanned the
+    # contact with the 10 and met the 13's rest 44 ms early (beyond a frame); the line of its
+    # samples since that contact is within a frame, and within the uncertainty it states.
+    rec, fps, truth = _replay("line-since-contact-seed7013.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    met = {tuple(sorted(e["balls"])): (shot["t0"] + e["t"], e["t_err"]) for e in shot["events"]
+           if e["type"] == "collision"}
+    for a, b, t in (truth["first"], truth["second"]):
+        got, err = met[tuple(sorted((a, b)))]
+        assert abs(got - t) <= 1 / fps, ((a, b), got - t)
+        assert abs(got - t) <= err, ((a, b), got - t, err)
+
+
 @pytest.mark.parametrize("name", ["nudge-seed10003.json", "nudge-stop-seed9015.json",
                                   "nudge-creep-seed16000.json", "nudge-small-seed9015.json"])
 def test_a_resting_ball_pushed_a_few_millimetres_was_met_by_the_ball_that_came_to_it(name):

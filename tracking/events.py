@@ -314,7 +314,9 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 # The partner was moving: its line before the contact meets this ball's rest spot.
                 # A ball nudged off slowly is seen to move late (tens of millimetres a second take
                 # frames to show): the partner's arrival a diameter from it times the contact.
-                arrived = _arrival(q, pos, t_on, D, dt) if _slow_start(p, k, dt) else None
+                since = max((t2 for key, met in pairs.items() if q.name in key and p.name not in key
+                             for t2, _ in met if t2 < t_on), default=None)
+                arrived = _arrival(q, pos, t_on, D, dt, since=since) if _slow_start(p, k, dt) else None
                 fq = q.fit_before(t_on, dt)
                 est = contact_time(fq, rest_fit(pos, _sig(p, t_on) / 2, t_on), D, t_on, dt) if fq is not None else None
                 if arrived is not None and (est is None or arrived[1] <= max(est[1], dt)):
@@ -1622,12 +1624,14 @@ def _struck_into(p: Path, t_v: float, strikes: dict, by: dict, paths: list[Path]
     return None
 
 
-def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) -> tuple[float, float] | None:
+def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5,
+             since: float | None = None) -> tuple[float, float] | None:
     """When moving ball q came a diameter from `pos`, in the `look` seconds before t_on: from the
     first sample of its last run within a diameter (and tolerance), the line of its samples
     before that, followed on to where it is a diameter from `pos` (or closest to it). (Its last
     run: one that passed by close and came back, off a cushion, touched it the second time; seed
-    12014's cue ball, 2 mm clear of the 5, hit it 0.4 s later.)"""
+    12014's cue ball, 2 mm clear of the 5, hit it 0.4 s later.) `since`: q's last contact with
+    another ball before; the line is of the samples clear of it only (`POST_GUARD`)."""
     sel = np.flatnonzero((q.t >= t_on - look) & (q.t <= t_on))
     # (Within a diameter by its samples or by its line between them, `_approach`: a fast ball's
     # samples, a frame apart, may all be a few millimetres further off than the contact.)
@@ -1643,7 +1647,18 @@ def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) 
         k -= 1
     i = sel[k]
     t_i = float(q.t[i])
-    f = q.fit_before(t_i + dt, dt, frames=8.0)
+
+    def frames_back(t: float, frames: float) -> float:
+        # (A line across q's contact before bends there: seed 7013's cue ball off the 10 into
+        # the 13 0.12 s later, its line over both, 44 ms early. Three samples at least, or the
+        # line as before: seed 9018's cue ball met the 6 two frames after the 8.)
+        if since is None:
+            return frames
+        clear = (t - since) / dt - POST_GUARD
+        n = int(np.count_nonzero((q.t > since + POST_GUARD * dt) & (q.t < t - PRE_GUARD * dt)))
+        return min(frames, clear) if n >= 3 else frames
+
+    f = q.fit_before(t_i + dt, dt, frames=frames_back(t_i + dt, 8.0))
     if f is None:
         return t_i - 0.5 * dt, dt
 
@@ -1667,7 +1682,7 @@ def _arrival(q: Path, pos, t_on: float, D: float, dt: float, look: float = 0.5) 
         if hit[0] <= t_end + 0.5 * dt:
             break
         t_end = hit[0]
-        f2 = q.fit_before(t_end, dt, frames=16.0)
+        f2 = q.fit_before(t_end, dt, frames=frames_back(t_end, 16.0))
         hit2 = crossing(f2) if f2 is not None else None
         if hit2 is None:
             break
