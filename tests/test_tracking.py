@@ -2057,13 +2057,10 @@ def test_a_rack_ball_pushed_off_slowly_met_its_frozen_neighbours_at_the_blow():
     assert sum(abs(met[tuple(sorted(p))] - truth["blow"]) <= 1 / fps for p in truth["pairs"]) >= 5
 
 
-def test_a_ball_met_after_another_contact_is_timed_by_its_line_since_that_contact():
-    # Pooltool, seed 7013 (straight pool), shot 6: the cue ball off the 10 (56.237 s) rolls on
-    # into the 13 (56.360 s), which sets off slowly, so the cue ball's arrival a diameter from
-    # the 13 times the contact (`_arrival`). Its line over the 8-16 frames before spanned the
-    # contact with the 10 and met the 13's rest 44 ms early (beyond a frame); the line of its
-    # samples since that contact is within a frame, and within the uncertainty it states.
-    rec, fps, truth = _replay("line-since-contact-seed7013.json")
+def _both_within_a_frame(name: str) -> None:
+    """The fixture's two contacts (its truth's "first" and "second": ball, ball, time) each
+    found within a frame of the physics' time, and within the uncertainty the record states."""
+    rec, fps, truth = _replay(name)
     shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
     met = {tuple(sorted(e["balls"])): (shot["t0"] + e["t"], e["t_err"]) for e in shot["events"]
            if e["type"] == "collision"}
@@ -2071,6 +2068,24 @@ def test_a_ball_met_after_another_contact_is_timed_by_its_line_since_that_contac
         got, err = met[tuple(sorted((a, b)))]
         assert abs(got - t) <= 1 / fps, ((a, b), got - t)
         assert abs(got - t) <= err, ((a, b), got - t, err)
+
+
+def test_a_slow_start_is_timed_by_the_line_to_its_rest_when_that_is_surer_than_the_arrival():
+    # Pooltool, seed 9018 (straight pool), shot 3: the 4 off the 1 (31.230 s) into the resting 5
+    # (31.327 s), which leaves at 70 mm/s and is seen moving frames late. The 4's arrival a
+    # diameter from the 5 (from its line since the 1, still bending off that contact) said
+    # 31.281 s, 46 ms early, and stood; the 4's line just before the 5's onset meets the 5's rest
+    # at 31.329 s, surer by its own sigma (4 ms against the arrival's 8), and now stands.
+    _both_within_a_frame("arrival-and-line-seed9018.json")
+
+
+def test_a_ball_met_after_another_contact_is_timed_by_its_line_since_that_contact():
+    # Pooltool, seed 7013 (straight pool), shot 6: the cue ball off the 10 (56.237 s) rolls on
+    # into the 13 (56.360 s), which sets off slowly, so the cue ball's arrival a diameter from
+    # the 13 times the contact (`_arrival`). Its line over the 8-16 frames before spanned the
+    # contact with the 10 and met the 13's rest 44 ms early (beyond a frame); the line of its
+    # samples since that contact is within a frame, and within the uncertainty it states.
+    _both_within_a_frame("line-since-contact-seed7013.json")
 
 
 @pytest.mark.parametrize("name", ["nudge-seed10003.json", "nudge-stop-seed9015.json",

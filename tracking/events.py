@@ -325,6 +325,10 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                     # the cushion, met by the 6 again 45 ms later; the 6's last arrival, between
                     # the two contacts, was 78 ms unsure.)
                     t_c, e_c = arrived
+                    if est is not None and est[1] < e_c:
+                        # The line's meeting surer: it stands (seed 9018's 4, off the 1 into the
+                        # 5: its arrival, on a line still bending off the 1, 46 ms early).
+                        t_c, e_c = est
                 elif est is not None:
                     w1, w2 = 1 / err ** 2, 1 / est[1] ** 2
                     t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
