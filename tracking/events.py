@@ -314,21 +314,20 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 # The partner was moving: its line before the contact meets this ball's rest spot.
                 # A ball nudged off slowly is seen to move late (tens of millimetres a second take
                 # frames to show): the partner's arrival a diameter from it times the contact.
-                since = max((t2 for key, met in pairs.items() if q.name in key and p.name not in key
-                             for t2, _ in met if t2 < t_on), default=None)
-                arrived = _arrival(q, pos, t_on, D, dt, since=since) if _slow_start(p, k, dt) else None
+                arrived = _arrival(q, pos, t_on, D, dt, since=_last_contact(q, p, t_on, pairs, dt, frames=math.inf)) \
+                    if _slow_start(p, k, dt) else None
                 fq = q.fit_before(t_on, dt)
                 est = contact_time(fq, rest_fit(pos, _sig(p, t_on) / 2, t_on), D, t_on, dt) if fq is not None else None
-                if arrived is not None and (est is None or arrived[1] <= max(est[1], dt)):
-                    # (Unless the arrival is unsure by over a frame and the line's meeting with
-                    # the rest spot, within three frames of the onset, surer: seed 10008's 10, by
-                    # the cushion, met by the 6 again 45 ms later; the 6's last arrival, between
-                    # the two contacts, was 78 ms unsure.)
+                if arrived is not None and (est is None or arrived[1] <= est[1]):
                     t_c, e_c = arrived
-                    if est is not None and est[1] < e_c:
-                        # The line's meeting surer: it stands (seed 9018's 4, off the 1 into the
-                        # 5: its arrival, on a line still bending off the 1, 46 ms early).
-                        t_c, e_c = est
+                elif arrived is not None and arrived[1] <= dt:
+                    # The line's meeting with the rest spot, within three frames of the onset,
+                    # surer than an arrival sure within a frame: it stands (seed 9018's 4, off the
+                    # 1 into the 5: its arrival, on a line still bending off the 1, 46 ms early).
+                    # (An arrival unsure by over a frame is weighed with the onset below: seed
+                    # 10008's 10, by the cushion, met by the 6 again 45 ms later; the 6's last
+                    # arrival, between the two contacts, was 78 ms unsure.)
+                    t_c, e_c = est
                 elif est is not None:
                     w1, w2 = 1 / err ** 2, 1 / est[1] ** 2
                     t_c = (t_on * w1 + est[0] * w2) / (w1 + w2)
@@ -1281,11 +1280,12 @@ def _partners(p: Path, pos, t_on: float, onsets, paths: list[Path], D: float, dt
     return picked
 
 
-def _last_contact(q: Path, p: Path, t_on: float, met: dict | None, dt: float, at_onset: bool = False) -> float | None:
+def _last_contact(q: Path, p: Path, t_on: float, met: dict | None, dt: float, at_onset: bool = False,
+                  frames: float = LINE_FRAMES) -> float | None:
     """The time of q's last contact with a ball other than p (`met`: the contacts found so far)
-    within its line's window (`LINE_FRAMES`) before t_on (`at_onset`: or at it), or None: from
-    then on q is judged by its path since, not by its line through that contact (`_approach`)."""
-    lo = t_on - LINE_FRAMES * dt
+    within its line's window (`frames`) before t_on (`at_onset`: or at it), or None: from then
+    on q is judged by its path since, not by its line through that contact (`_approach`)."""
+    lo = t_on - frames * dt
     return max((x for pair, ts in (met or {}).items() if q.name in pair and p.name not in pair
                 for x, _ in ts if lo < x < t_on or (at_onset and x == t_on)), default=None)
 
