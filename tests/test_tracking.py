@@ -2292,13 +2292,14 @@ def test_a_ball_into_a_pockets_jaw_touches_it_where_the_jaw_is_not_at_the_nose_l
 
 
 def _pair_met_twice(name: str, a: str, b: str):
-    """A replayed fixture's shot (`truth["t0"]`), checked: the pair a-b met exactly twice, each
-    within a frame of the truth's two contacts (`[a, b, t]`, in time order)."""
+    """A replayed fixture's shot (`truth["t0"]`), checked: the pair a-b met exactly as often as
+    the truth's contacts (`[a, b, t]`, in time order; two, unless it lists more), each within a
+    frame of the truth's."""
     rec, fps, truth = _replay(name)
     shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
     hits = sorted(shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision"
                   and sorted(e["balls"]) == sorted([a, b]))
-    assert len(hits) == 2, hits
+    assert len(hits) == len(truth["contacts"]), hits
     for h, (_, _, t) in zip(hits, truth["contacts"]):
         assert abs(h - t) <= 1 / fps, (hits, truth["contacts"])
 
@@ -2329,6 +2330,16 @@ def test_a_ball_set_off_into_a_cushion_and_back_into_its_slow_striker_met_it_twi
     # sigmas of its noise (78 mm/s, most of it the 40 mm/s floor for lines that curve): now
     # 1.75 are asked of a rebound off the cushion its partner was driven into.
     _pair_met_twice("again-off-rail-seed8016.json", "1", "5")
+
+
+def test_two_slow_balls_whose_lines_would_overlap_met_though_their_blow_is_faint():
+    # Pooltool seed 10014, shot 6: the 8 and the 11 roll on together at 0.1-0.2 m/s and meet
+    # three times in 0.27 s. At the third (61.5175 s) the blow along their line of centres is
+    # 2.0 sigmas of its noise, under the 3 asked of it, so it was missed; but their lines before
+    # would have taken the centres 2.4 sigmas inside a diameter of each other, which balls cannot
+    # do. Two independent figures of 2.0 and 2.4 sigmas are as unlikely from noise as one of
+    # 3.1: the contact stands (`_overlapped`).
+    _pair_met_twice("kiss-thrice-seed10014.json", "8", "11")
 
 
 def test_a_ball_the_striker_met_just_after_its_first_well_clear_of_that_one_is_a_second_contact():

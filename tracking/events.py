@@ -47,6 +47,12 @@ KISS_CLOSING_MM_S = 20.0
 # clear is their contact though the lines after do not trace back to it (one of them met
 # another ball within those lines' frames).
 CLEAR_BLOW_SIGMAS = 10.0
+# `_overlapped`: a slow pair's blow under BLOW_SIGMAS still met where the lines before would have
+# put the centres OVERLAP_SIGMAS inside a diameter, or where that depth and the blow, each in
+# sigmas, sum to OVERLAP_SIGMAS x sqrt 2 (for two independent noises, the same odds). On
+# 7000-10019 (seed 10014's 8 and 11 at 0.15 m/s, blow 2.0 and depth 2.4 sigmas): 6 more found,
+# none extra; the depth alone found 3.
+OVERLAP_SIGMAS = 3.0
 HARD_FRAMES, HARD_SIGMAS = 2.0, 6.0  # `_hard_blow`: lines of two samples; a blow that clear
 PARTED_MM = 15.0  # `_parted`: a pair this far beyond a diameter between two contacts met twice
 KISS_LIKE = 0.3  # the smaller push at least this fraction of the larger (spin takes some of one)
@@ -1800,7 +1806,7 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         # frame blur the line of centres), or the blow along that line is clear (a kiss).
         # Or, where the lines before meet, a quiet kiss over longer lines.
         if ((_velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0) and blow < BLOW_SIGMAS
-                and (est is None or _kiss(p, q, t_c, dt) < KISS_SIGMAS)):
+                and (est is None or (_kiss(p, q, t_c, dt) < KISS_SIGMAS and not _overlapped(p, q, t_c, D, dt, blow)))):
             hard = _hard_blow(p, q, t, D, dt, tol if between else None)
             if hard is not None:
                 cands.append(hard)
@@ -1827,6 +1833,30 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         if all(abs(c[0] - o[0]) >= SAME_MEETING_FRAMES * dt or _parted(p, q, o[0], c[0], D, dt) for o in out):
             out.append(c)
     return sorted((t, e) for t, e, _ in out)
+
+
+def _overlapped(p: Path, q: Path, t: float, D: float, dt: float, blow: float) -> bool:
+    """Two moving balls' lines before t would have taken their centres `OVERLAP_SIGMAS` inside
+    a diameter of each other had they not met (balls cannot pass through each other), or that
+    and the blow at t (`_blow`, in sigmas) sum to as unlikely a figure for noise."""
+    depth = _overlap(p, q, t, D, dt)
+    return depth >= OVERLAP_SIGMAS or depth + blow >= OVERLAP_SIGMAS * math.sqrt(2.0)
+
+
+def _overlap(p: Path, q: Path, t: float, D: float, dt: float) -> float:
+    """How far inside a diameter of each other, in sigmas of the lines' positions, the two balls'
+    lines before t take their centres at their closest approach within three frames of t."""
+    fp, fq = p.fit_before(t, dt), q.fit_before(t, dt)
+    if fp is None or fq is None:
+        return 0.0
+    da, dv = fp.pos(t) - fq.pos(t), fp.v - fq.v
+    vv = float(dv @ dv)
+    if vv < 1e-6:
+        return 0.0
+    tau = min(max(-float(da @ dv) / vv, 0.0), 3.0 * dt)
+    d_min = float(np.hypot(*(da + dv * tau)))
+    sig = math.sqrt(fp.var(t + tau) + fq.var(t + tau))
+    return (D - d_min) / max(sig, 0.3)
 
 
 def _relative(p: Path, q: Path, ts: np.ndarray) -> np.ndarray:
