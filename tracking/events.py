@@ -1805,8 +1805,9 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
         # Either ball's velocity clearly changed (in a cluster, where other contacts within the
         # frame blur the line of centres), or the blow along that line is clear (a kiss).
         # Or, where the lines before meet, a quiet kiss over longer lines.
-        if ((_velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0) and blow < BLOW_SIGMAS
-                and (est is None or (_kiss(p, q, t_c, dt) < KISS_SIGMAS and not _overlapped(p, q, t_c, D, dt, blow)))):
+        # Or where the lines before would have taken the centres inside a diameter (`_overlapped`).
+        faint = blow < BLOW_SIGMAS and (_velocity_change(p, t, fps) < 4.0 or _velocity_change(q, t, fps) < 4.0)
+        if faint and (est is None or (_kiss(p, q, t_c, dt) < KISS_SIGMAS and not _overlapped(p, q, t_c, D, dt, blow))):
             hard = _hard_blow(p, q, t, D, dt, tol if between else None)
             if hard is not None:
                 cands.append(hard)
@@ -1837,26 +1838,19 @@ def _moving_contacts(p: Path, q: Path, D: float, fps: float) -> list[tuple[float
 
 def _overlapped(p: Path, q: Path, t: float, D: float, dt: float, blow: float) -> bool:
     """Two moving balls' lines before t would have taken their centres `OVERLAP_SIGMAS` inside
-    a diameter of each other had they not met (balls cannot pass through each other), or that
-    and the blow at t (`_blow`, in sigmas) sum to as unlikely a figure for noise."""
-    depth = _overlap(p, q, t, D, dt)
-    return depth >= OVERLAP_SIGMAS or depth + blow >= OVERLAP_SIGMAS * math.sqrt(2.0)
-
-
-def _overlap(p: Path, q: Path, t: float, D: float, dt: float) -> float:
-    """How far inside a diameter of each other, in sigmas of the lines' positions, the two balls'
-    lines before t take their centres at their closest approach within three frames of t."""
+    a diameter of each other (in sigmas of the lines' positions, at their closest approach within
+    three frames of t) had they not met: balls cannot pass through each other. Or that depth and
+    the blow at t (`_blow`, in sigmas) sum to as unlikely a figure for noise."""
     fp, fq = p.fit_before(t, dt), q.fit_before(t, dt)
     if fp is None or fq is None:
-        return 0.0
+        return False
     da, dv = fp.pos(t) - fq.pos(t), fp.v - fq.v
     vv = float(dv @ dv)
     if vv < 1e-6:
-        return 0.0
+        return False
     tau = min(max(-float(da @ dv) / vv, 0.0), 3.0 * dt)
-    d_min = float(np.hypot(*(da + dv * tau)))
-    sig = math.sqrt(fp.var(t + tau) + fq.var(t + tau))
-    return (D - d_min) / max(sig, 0.3)
+    depth = (D - float(np.hypot(*(da + dv * tau)))) / max(math.sqrt(fp.var(t + tau) + fq.var(t + tau)), 0.3)
+    return depth >= OVERLAP_SIGMAS or depth + blow >= OVERLAP_SIGMAS * math.sqrt(2.0)
 
 
 def _relative(p: Path, q: Path, ts: np.ndarray) -> np.ndarray:
