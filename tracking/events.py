@@ -1100,8 +1100,7 @@ def _passes_by(fit: Fit | None, rest, D: float, t: float, dt: float) -> bool:
     v2 = float(fit.v @ fit.v)
     if v2 < 1e-6:
         return False
-    tau = float((np.asarray(rest, float) - fit.a) @ fit.v) / v2
-    tc = min(max(fit.t_ref + tau, t - 3 * dt), t + 3 * dt)
+    tc = min(max(fit.nearest(rest), t - 3 * dt), t + 3 * dt)
     gap = float(np.hypot(*(fit.pos(tc) - rest))) - D
     return gap > 2.0 * math.sqrt(max(fit.var(tc), 0.0)) + 2.0
 
@@ -1745,9 +1744,8 @@ def _line_nearest(q: Path, pos, t: float, dt: float) -> tuple[float, float] | No
     f = q.fit_before(t, dt) if q.motion_at(t - 0.3 * dt) is not None else None
     if f is None:
         return None
-    vv = float(f.v @ f.v)
-    x = f.t_ref - float((f.a - np.asarray(pos, float)) @ f.v) / vv if vv > 0 else t
-    x = min(max(x, t - 1.5 * dt), t + 1.5 * dt)
+    x = f.nearest(pos)
+    x = min(max(t if x is None else x, t - 1.5 * dt), t + 1.5 * dt)
     return float(np.hypot(*(f.pos(x) - pos))), x
 
 
@@ -1844,12 +1842,11 @@ def _overlapped(p: Path, q: Path, t: float, D: float, dt: float, blow: float) ->
     fp, fq = p.fit_before(t, dt), q.fit_before(t, dt)
     if fp is None or fq is None:
         return False
-    da, dv = fp.pos(t) - fq.pos(t), fp.v - fq.v
-    vv = float(dv @ dv)
-    if vv < 1e-6:
+    rel = Fit(t, fp.pos(t) - fq.pos(t), fp.v - fq.v, fp.cov + fq.cov)  # p's line less q's
+    if float(rel.v @ rel.v) < 1e-6:
         return False
-    tau = min(max(-float(da @ dv) / vv, 0.0), 3.0 * dt)
-    depth = (D - float(np.hypot(*(da + dv * tau)))) / max(math.sqrt(fp.var(t + tau) + fq.var(t + tau)), 0.3)
+    tc = min(max(rel.nearest((0.0, 0.0)), t), t + 3.0 * dt)
+    depth = (D - float(np.hypot(*rel.pos(tc)))) / max(math.sqrt(fp.var(tc) + fq.var(tc)), 0.3)
     return depth >= OVERLAP_SIGMAS or depth + blow >= OVERLAP_SIGMAS * math.sqrt(2.0)
 
 

@@ -134,6 +134,11 @@ class Fit:
         d = t - self.t_ref
         return float(self.cov[0, 0] + 2 * d * self.cov[0, 1] + d * d * self.cov[1, 1])
 
+    def nearest(self, pos) -> float | None:
+        """When the line passes closest to `pos` (unbounded); None for a line standing still."""
+        vv = float(self.v @ self.v)
+        return self.t_ref + float((np.asarray(pos, float) - self.a) @ self.v) / vv if vv > 0 else None
+
 
 def fit_line(t: np.ndarray, xy: np.ndarray, s: np.ndarray, t_ref: float) -> Fit | None:
     """Weighted least squares of x and y against time (weights 1 / s², s at least 0.3 mm),
