@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from cueref import blas_kernels
 from cueref.records import GAMES
 from tracking.evaluate import EVENT_TYPES, Tally
 
@@ -110,8 +111,14 @@ def run(clips: int = 10, shots: int = 8, fps: int = 60, source: str = "sim", see
             progress(c + 1, clips)
     out = tally.summary()
     out.update({"benchmark": "track", "source": source, "clips": clips - len(skipped), "shots_per_clip": shots,
-                "fps": fps, "seeds": [seed, seed + clips - 1], "skipped": skipped})
+                "fps": fps, "seeds": [seed, seed + clips - 1], "skipped": skipped, "blas": blas_kernels()})
     return out
+
+
+def _kernels(r: dict) -> str:
+    """Which OpenBLAS kernels generated the games (see `cueref.blas_kernels`): other kernels, other
+    games from the same seeds."""
+    return f" (ground truth on OpenBLAS's {r['blas']} kernels)" if r.get("blas") else ""
 
 
 def table(r: dict) -> str:
@@ -122,7 +129,7 @@ def table(r: dict) -> str:
         return "   - " if x is None else f"{x:5.1f}"
 
     rec = r["records"]
-    lines = [f"source {r['source']}, {r['clips']} clips at {r['fps']} fps: records {rec['found']}/{rec['truth']} "
+    lines = [f"source {r['source']}, {r['clips']} clips at {r['fps']} fps{_kernels(r)}: records {rec['found']}/{rec['truth']} "
              f"found, {rec['extra']} extra"
              + "".join(f"; seed {k['seed']} ({k['game']}) skipped: {k['why']}" for k in r.get("skipped", ())),
              f"{'event':>10} {'truth':>6} {'recall':>7} {'prec':>7} {'med ms':>7} {'p95 ms':>7} {'≤1 frame':>9} {'≤ t_err':>9}"
@@ -183,7 +190,7 @@ def run_ranges(ranges: int, clips: int = 20, shots: int = 8, source: str = "sim"
     for t in ("collision", "cushion"):
         sums[t] = total(lambda r, t=t: r["events"][t])
     return {"benchmark": "track-ranges", "source": source, "clips": clips, "shots_per_clip": shots, "fps": fps,
-            "seeds": seeds, "ranges": results, "total": sums}
+            "seeds": seeds, "ranges": results, "total": sums, "blas": results[0].get("blas")}
 
 
 def ranges_table(r: dict) -> str:
@@ -195,7 +202,8 @@ def ranges_table(r: dict) -> str:
     def rp(e):
         return f"{pct(e['recall'])} / {pct(e['precision'])}"
 
-    lines = [f"source {r['source']}, {r['clips']} games of {r['shots_per_clip']} shots per range at {r.get('fps', 60)} fps",
+    lines = [f"source {r['source']}, {r['clips']} games of {r['shots_per_clip']} shots per range at {r.get('fps', 60)} fps"
+             f"{_kernels(r)}",
              f"{'seeds':>12} {'first contact':>14} {'pockets':>8} {'collisions R/P':>15} {'cushions R/P':>15}"
              f" {'rulings each':>13} {'chained':>8}   (collisions and cushions without breaks, %)"]
     for s, x in zip(r["seeds"], r["ranges"]):
