@@ -25,7 +25,13 @@ SIDE_MOUTH_MM = 129.0  # 5–5.125 in
 # The mouth angles: between a cushion's nose and the face of its jaw, inside the mouth.
 CORNER_MOUTH_ANGLE_DEG = 142.0  # ±1
 SIDE_MOUTH_ANGLE_DEG = 104.0  # ±1
-JAW_DEPTH_MM = 50.0  # how far a jaw's face runs behind the nose line toward the pocket
+JAW_DEPTH_MM = 50.8  # how far a jaw's face runs behind the nose line toward the pocket (the rail's 2 in)
+# Where a nose turns into its jaw the rubber is rounded: an arc tangent to both faces. WPA sets no
+# radius; these are pooltool's (synth/physics.py builds its table from this module's numbers), so
+# that the jaws the tracker measures against are the ground truth's: with sharp tips, ~13 of the
+# 60 cushion contacts found where the physics had none (7000-10019) came as a ball passed a tip.
+CORNER_TIP_MM = 20.95
+SIDE_TIP_MM = 7.95
 # The pocket's hole: a ball drops once its centre is over it. Beyond the mouth, along the pocket's
 # axis from the corner (or the side pocket's mid-point) of the nose lines, and its radius; a
 # standard table's (pooltool's, for these mouths). A ball in the mouth touches a jaw only if
@@ -125,47 +131,79 @@ class Table:
     @cached_property
     def cushions(self) -> dict[str, list[tuple[Point, Point]]]:
         """Each rail's cushion faces as segments: its nose between the pockets' mouths (a
-        corner's mouth spans CORNER_MOUTH_MM between the two noses' ends, a side pocket's
-        SIDE_MOUTH_MM), and the jaws that continue it into the pockets at the mouth angles. A
+        corner's mouth spans CORNER_MOUTH_MM between where the two noses' lines meet their jaws', a
+        side pocket's SIDE_MOUTH_MM), and the jaws that continue it into the pockets at the mouth
+        angles; each nose and jaw stop where the rounded tip between them (`tips`) begins. A
         ball touches a cushion only where one is: in a pocket's mouth the nose line is open."""
+        return {rail: segs for rail, (segs, _) in self._outline.items()}
+
+    @cached_property
+    def tips(self) -> dict[str, list[tuple[Point, float, Point, Point]]]:
+        """Each rail's rounded tips (`CORNER_TIP_MM`, `SIDE_TIP_MM`): (centre, radius, and the
+        outward unit normals where the arc meets its nose and its jaw)."""
+        return {rail: tips for rail, (_, tips) in self._outline.items()}
+
+    @cached_property
+    def _outline(self):
         L, W = self.length_mm, self.width_mm
         a = CORNER_MOUTH_MM / math.sqrt(2.0)  # from the corner, along each nose
         h = SIDE_MOUTH_MM / 2.0  # from the side pocket's centre
 
-        def jaw(end: Point, toward: tuple[float, float], out: tuple[float, float], angle: float):
-            # From the nose's end, turned (180 - angle) degrees from the nose's direction
-            # (`toward` the pocket) to the rail's outside (`out`), JAW_DEPTH_MM deep.
+        def corner(end: Point, toward: Point, out: Point, angle: float, radius: float):
+            """The nose's line meets the jaw's at `end` (the mouth's edge). The jaw turns (180 -
+            angle) degrees from the nose's direction (`toward` the pocket) to the rail's outside
+            (`out`), JAW_DEPTH_MM deep; the tip's arc is tangent to both, `e` from `end` on each.
+            (the nose's end, the jaw's face, the tip)"""
             turn = math.radians(180.0 - angle)
             d = (toward[0] * math.cos(turn) + out[0] * math.sin(turn), toward[1] * math.cos(turn) + out[1] * math.sin(turn))
             k = JAW_DEPTH_MM / math.sin(turn)
-            return end, (end[0] + k * d[0], end[1] + k * d[1])
+            e = radius / math.tan(math.radians(angle) / 2.0)
+            nose_end = (end[0] - e * toward[0], end[1] - e * toward[1])
+            jaw_start = (end[0] + e * d[0], end[1] + e * d[1])
+            centre = (nose_end[0] + radius * out[0], nose_end[1] + radius * out[1])
+            u_jaw = ((jaw_start[0] - centre[0]) / radius, (jaw_start[1] - centre[1]) / radius)
+            return nose_end, (jaw_start, (end[0] + k * d[0], end[1] + k * d[1])), \
+                (centre, radius, (-out[0], -out[1]), u_jaw)
 
-        C, S = CORNER_MOUTH_ANGLE_DEG, SIDE_MOUTH_ANGLE_DEG
-        out: dict[str, list[tuple[Point, Point]]] = {}
-        for rail, x, o in (("head", 0.0, -1.0), ("foot", L, 1.0)):  # noses along y
-            lo, hi = (x, a), (x, W - a)
-            out[rail] = [(lo, hi), jaw(lo, (0.0, -1.0), (o, 0.0), C), jaw(hi, (0.0, 1.0), (o, 0.0), C)]
-        for rail, y, o in (("left", 0.0, -1.0), ("right", W, 1.0)):  # noses along x, a side pocket mid-way
-            segs = []
-            for lo, hi in (((a, y), (L / 2 - h, y)), ((L / 2 + h, y), (L - a, y))):
-                segs.append((lo, hi))
-                segs.append(jaw(lo, (-1.0, 0.0), (0.0, o), C if lo[0] == a else S))
-                segs.append(jaw(hi, (1.0, 0.0), (0.0, o), C if hi[0] == L - a else S))
-            out[rail] = segs
+        def rail(noses, out_dir):
+            """A rail's faces and tips from its noses: (the end nearer the origin, the other,
+            the direction from the second toward the first's pocket, (mouth angle, tip radius)
+            at each end)."""
+            segs, tips = [], []
+            for lo, hi, toward_lo, kinds in noses:
+                ends = []
+                for end, toward, (angle, radius) in ((lo, toward_lo, kinds[0]), (hi, (-toward_lo[0], -toward_lo[1]), kinds[1])):
+                    nose_end, jaw, tip = corner(end, toward, out_dir, angle, radius)
+                    ends.append(nose_end)
+                    segs.append(jaw)
+                    tips.append(tip)
+                segs.insert(len(segs) - 2, (ends[0], ends[1]))
+            return segs, tips
+
+        cnr, side = (CORNER_MOUTH_ANGLE_DEG, CORNER_TIP_MM), (SIDE_MOUTH_ANGLE_DEG, SIDE_TIP_MM)
+        out = {}
+        for name, x, o in (("head", 0.0, -1.0), ("foot", L, 1.0)):  # noses along y
+            out[name] = rail([((x, a), (x, W - a), (0.0, -1.0), (cnr, cnr))], (o, 0.0))
+        for name, y, o in (("left", 0.0, -1.0), ("right", W, 1.0)):  # noses along x, a side pocket mid-way
+            out[name] = rail([((a, y), (L / 2 - h, y), (-1.0, 0.0), (cnr, side)),
+                              ((L / 2 + h, y), (L - a, y), (-1.0, 0.0), (side, cnr))], (0.0, o))
         return out
 
     def cushion_gap(self, xy, rail: str) -> np.ndarray:
         """How far balls centred at `xy` (mm, shape (..., 2)) are from touching `rail`'s
-        cushion (its nose, or a jaw in a pocket's mouth): the centre's distance from the nearest
-        face less a radius; negative when overlapping it."""
-        starts, ends = self._faces[rail]
-        return np.min(segment_distances(xy, starts, ends), axis=-1) - self.R
+        cushion (its nose, a jaw in a pocket's mouth, or the rounded tip between them): the
+        centre's distance from the nearest face less a radius; negative when overlapping it."""
+        starts, ends, centres, radii, u_nose, u_jaw = self._faces[rail]
+        return np.minimum(np.min(segment_distances(xy, starts, ends), axis=-1),
+                          np.min(arc_distances(xy, centres, radii, u_nose, u_jaw), axis=-1)) - self.R
 
     @cached_property
-    def _faces(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        # `cushions` as arrays of starts and ends: the gap of every sample of a path to every
-        # face of a rail at once (a shot's event extraction asks for thousands).
-        return {rail: (np.array([s[0] for s in segs], float), np.array([s[1] for s in segs], float))
+    def _faces(self) -> dict[str, tuple[np.ndarray, ...]]:
+        # `cushions` and `tips` as arrays: the gap of every sample of a path to every face of a
+        # rail at once (a shot's event extraction asks for thousands).
+        return {rail: (np.array([s[0] for s in segs], float), np.array([s[1] for s in segs], float),
+                       np.array([t[0] for t in self.tips[rail]], float), np.array([t[1] for t in self.tips[rail]], float),
+                       np.array([t[2] for t in self.tips[rail]], float), np.array([t[3] for t in self.tips[rail]], float))
                 for rail, segs in self.cushions.items()}
 
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
@@ -263,6 +301,21 @@ def segment_distances(p, a, b) -> np.ndarray:
     t = np.clip(np.einsum("...j,...j->...", rel, v) / np.where(n2 > 0, n2, 1.0), 0.0, 1.0)
     off = rel - t[..., None] * v
     return np.sqrt(np.einsum("...j,...j->...", off, off))
+
+
+def arc_distances(p, centres, radii, u1, u2) -> np.ndarray:
+    """Distances of the points `p` (shape (..., 2)) from each arc (shape (..., A)): the circle of
+    `radii` about `centres`, between the outward unit normals u1 and u2 (under 180 degrees
+    apart); infinite where a point's nearest point of the circle is off its arc (the arc's ends
+    are then nearer, and they are the ends of segments)."""
+    v = np.asarray(p, float)[..., None, :] - centres
+    turn = np.sign(_cross(u1, u2))
+    inside = (_cross(u1, v) * turn >= 0.0) & (_cross(v, u2) * turn >= 0.0)
+    return np.where(inside, np.sqrt(np.einsum("...j,...j->...", v, v)) - radii, np.inf)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:

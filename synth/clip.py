@@ -30,7 +30,7 @@ from cueref.camera import Camera, overhead, rodrigues
 from cueref.records import new_header, parse_entry, parse_header
 from cueref.table import Table, table_for
 from synth import extras
-from synth.physics import BallTrack, ShotSim, Strike, aim_direction, simulate
+from synth.physics import BallTrack, ShotSim, SimulationFailed, Strike, aim_direction, simulate
 from synth.render import BallDraw, CueDraw, Look, Renderer
 from synth.scenario import Plan, plan_break, plan_shot
 from synth.video import VideoWriter
@@ -124,15 +124,21 @@ class _Recorder:
 
     def shoot(self, plan: Plan, positions: dict) -> dict:
         for _ in range(4):
-            sim, kind = _sim_plan(self.table, plan, dict(positions), self.rng)
-            # pooltool very rarely lets a ball through a cushion (seen once in hundreds of games):
-            # a ball left at rest off the bed is such a glitch; play the shot a little softer.
-            _settle_into_bed(sim, self.table)
-            if all(self.table.on_bed(p, slack=1.0) for p in sim.after.values()):
-                break
+            # pooltool very rarely lets a ball through a cushion (seen once in hundreds of games),
+            # or fails one of its own checks: a ball left at rest off the bed is such a glitch;
+            # play the shot a little softer.
+            try:
+                sim, kind = _sim_plan(self.table, plan, dict(positions), self.rng)
+            except SimulationFailed as e:
+                why = str(e)
+            else:
+                _settle_into_bed(sim, self.table)
+                if all(self.table.on_bed(p, slack=1.0) for p in sim.after.values()):
+                    break
+                why = f"a ball left off the bed: {sim.after}"
             plan.strike = replace(plan.strike, speed=plan.strike.speed * 0.85)
         else:
-            raise PhysicsGlitch(f"the physics left a ball off the bed four times running: {sim.after}")
+            raise PhysicsGlitch(f"the physics failed four times running ({why})")
         plan.kind = kind
         prev = self.segments[-1] if self.segments else None
         quiet = _quiet_tail(prev.sim) if (prev is not None and prev.plan is not None) else 0.0
@@ -204,7 +210,8 @@ def game_header(game: str, table: Table, players=("A", "B"), breaker: str | None
 
 
 class PhysicsGlitch(RuntimeError):
-    """pooltool left a ball at rest off the bed (through a cushion) however the shot was softened."""
+    """pooltool left a ball at rest off the bed (through a cushion), or failed one of its own
+    checks, however the shot was softened."""
 
 
 REPLANS = 3  # other shots tried from the same table after a glitch

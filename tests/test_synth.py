@@ -180,8 +180,40 @@ def test_a_shot_the_physics_keeps_losing_a_ball_on_is_replaced_by_another(monkey
     calls["n"] = 0
     monkeypatch.setattr(clip, "_settle_into_bed", glitch)
     monkeypatch.setattr(clip, "REPLANS", 0)
-    with pytest.raises(clip.PhysicsGlitch, match="off the bed four times"):
+    with pytest.raises(clip.PhysicsGlitch, match="failed four times running .a ball left off the bed"):
         play("nine-ball", 3, seed=5)
+
+
+def test_a_shot_pooltool_fails_its_own_check_on_is_played_again_softer(monkeypatch):
+    # Seed 10009's sixth shot, on the table with WPA's mouth angles: pooltool's compliant cushion
+    # model failed its assertion that the ball comes into the cushion, and `cueref bench track
+    # --ranges 4` died after seven minutes. The shot is played again softer, as for a ball lost
+    # through a cushion; four failures replan it.
+    import pooltool as pt
+
+    import synth.clip as clip
+
+    real = pt.simulate
+    speeds = []
+
+    def failing(system, *a, **kw):
+        speeds.append(system.cue.V0)
+        if len(speeds) == 1:
+            raise AssertionError
+        return real(system, *a, **kw)
+
+    monkeypatch.setattr(pt, "simulate", failing)
+    tl = play("nine-ball", 2, seed=5)
+    assert len([e for e in tl.entries if e["kind"] == "shot"]) == 2
+    assert speeds[1] == pytest.approx(0.85 * speeds[0])
+
+    def always(system, *a, **kw):
+        raise AssertionError
+
+    monkeypatch.setattr(pt, "simulate", always)
+    monkeypatch.setattr(clip, "REPLANS", 0)
+    with pytest.raises(clip.PhysicsGlitch, match="failed four times running .pooltool failed on its own check"):
+        play("nine-ball", 2, seed=5)
 
 
 def test_the_tracking_benchmark_skips_a_game_the_physics_cannot_play_and_says_so(monkeypatch):
@@ -347,11 +379,13 @@ def test_make_clip_writes_a_decodable_video_and_yolo_labels_and_a_seed_reproduce
 FORCED = {"jump_clean": 0.2, "jump_clipped": 0.2, "off_table": 0.2, "disturbed": 0.2, "moving": 0.2}
 
 
-@pytest.mark.parametrize("seed", range(4))
+# (Seed 100's game, on the table with WPA's mouth angles, realised none of them: each of its
+# four shots fell back to a pot.)
+@pytest.mark.parametrize("seed", range(101, 105))
 def test_the_truth_stays_physical_when_the_extras_are_forced(seed):
     """Balls never pass through each other (in 3-D, away from a recorded contact), stay on or
     above the cloth, and never move faster than a break; lags never cross through each other."""
-    tl = play("nine-ball", 6, seed=100 + seed, lag=True, kinds=FORCED)
+    tl = play("nine-ball", 6, seed=seed, lag=True, kinds=FORCED)
     for seg in tl.segments:
         sim = seg.sim
         t = np.arange(0.0, sim.duration, 0.002)

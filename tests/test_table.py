@@ -1,9 +1,11 @@
 """Table geometry (WPA 2.1, 2.13; equipment specifications): the contract's table frame."""
 import math
 
+import numpy as np
 import pytest
 
 from cueref.table import (
+    RAILS,
     TABLES,
     Table,
     circle_overlaps_triangle,
@@ -84,38 +86,116 @@ def test_a_centre_beyond_a_nose_line_is_over_the_rail_unless_it_is_in_a_pockets_
     assert not t.over_rail((2511.0, 1241.0)) and not t.over_rail((1270.0, 635.0))  # on the bed
 
 
+def _meet(s1, s2):
+    """Where the lines through segments s1 and s2 cross."""
+    (p, q), (r, s) = s1, s2
+    d1, d2 = (q[0] - p[0], q[1] - p[1]), (s[0] - r[0], s[1] - r[1])
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    k = ((r[0] - p[0]) * d2[1] - (r[1] - p[1]) * d2[0]) / den
+    return (p[0] + k * d1[0], p[1] + k * d1[1])
+
+
+def _line_distance(c, seg):
+    (p, q) = seg
+    return abs((q[0] - p[0]) * (c[1] - p[1]) - (q[1] - p[1]) * (c[0] - p[0])) / math.dist(p, q)
+
+
 @pytest.mark.parametrize("size", ["9ft", "7ft"])
-def test_cushion_noses_end_at_the_wpa_pocket_mouths_and_the_jaws_at_their_angles(size):
-    # WPA equipment specifications: corner mouth 116 mm and side mouth 129 mm, nose to nose; mouth
-    # angles 142 and 104 degrees between a nose and its jaw's face.
+def test_cushion_noses_meet_their_jaws_at_the_wpa_pocket_mouths_and_angles_with_rounded_tips(size):
+    # WPA equipment specifications: corner mouth 116 mm and side mouth 129 mm, nose to nose (where
+    # each nose's line meets its jaw's); mouth angles 142 and 104 degrees between a nose and its
+    # jaw's face. The rubber between them is rounded: an arc tangent to both.
     t = table_for(size)
     L, W = t.L, t.W
     head, left = t.cushions["head"], t.cushions["left"]
-    nose_ends = {p for seg in head[:1] for p in seg} | {p for seg in left for p in seg if p[1] == 0.0}
-    # The head-left corner's mouth: the head nose's and the left nose's ends nearest the corner.
-    a = min((p for p in nose_ends if p[0] == 0.0), key=lambda p: p[1])
-    b = min((p for p in nose_ends if p[1] == 0.0), key=lambda p: p[0])
+    head_nose, head_jaw = head[0], min(head[1:], key=lambda s: s[0][1])  # the head-left corner's jaw
+    left_nose, left_jaw = left[0], left[1]
+    a, b = _meet(head_nose, head_jaw), _meet(left_nose, left_jaw)
+    assert a == pytest.approx((0.0, 116.0 / math.sqrt(2.0))) and b == pytest.approx((116.0 / math.sqrt(2.0), 0.0))
     assert math.dist(a, b) == pytest.approx(116.0)
-    # The side pocket's mouth on the left rail: the two nose ends either side of L/2.
-    side = sorted(p[0] for p in nose_ends if p[1] == 0.0 and abs(p[0] - L / 2) < 100)
-    assert side[1] - side[0] == pytest.approx(129.0)
-    assert side[0] + side[1] == pytest.approx(L)
+    # The side pocket's mouth on the left rail: the jaws either side of L/2.
+    side_jaws = [s for s in left if s[1][1] < 0 and abs(s[0][0] - L / 2) < 100]
+    noses = [s for s in left if s[0][1] == s[1][1] == 0.0]
+    m = sorted(_meet(noses[0], j)[0] for j in side_jaws)
+    assert m[1] - m[0] == pytest.approx(129.0) and m[0] + m[1] == pytest.approx(L)
 
     def angle(nose, jaw):  # inside the mouth, between the nose (pointing away) and the jaw's face
-        (p, q), (r, s) = nose, jaw
-        end = r
-        u = (p[0] - end[0], p[1] - end[1]) if math.dist(q, end) < 1e-9 else (q[0] - end[0], q[1] - end[1])
-        v = (s[0] - end[0], s[1] - end[1])
+        end = _meet(nose, jaw)
+        far = max(nose, key=lambda p: math.dist(p, end))
+        deep = max(jaw, key=lambda p: math.dist(p, end))
+        u, v = (far[0] - end[0], far[1] - end[1]), (deep[0] - end[0], deep[1] - end[1])
         return math.degrees(math.acos((u[0] * v[0] + u[1] * v[1]) / (math.hypot(*u) * math.hypot(*v))))
 
-    corner_jaw = next(j for j in head[1:] if j[0] == a)
-    assert angle(head[0], corner_jaw) == pytest.approx(142.0)
-    side_nose = next(s for s in left if s[1] == (side[0], 0.0))
-    side_jaw = next(j for j in left if j[0] == (side[0], 0.0) and j[1][1] < 0)
-    assert angle(side_nose, side_jaw) == pytest.approx(104.0)
+    assert angle(head_nose, head_jaw) == pytest.approx(142.0)
+    side_jaw = min(side_jaws, key=lambda s: s[0][0])
+    assert angle(noses[0], side_jaw) == pytest.approx(104.0)
+    # The tips: each arc's centre a radius from both its nose's line and its jaw's, and the
+    # faces stop where the arc meets them (the nose's end a radius along the normal from it).
+    tip = min(t.tips["head"], key=lambda tp: tp[0][1])
+    centre, radius = tip[0], tip[1]
+    assert radius == pytest.approx(20.95)
+    assert _line_distance(centre, head_nose) == pytest.approx(radius)
+    assert _line_distance(centre, head_jaw) == pytest.approx(radius)
+    assert math.dist(centre, head_nose[0]) == pytest.approx(radius)
+    assert math.dist(centre, head_jaw[0]) == pytest.approx(radius)
+    side_tip = min(t.tips["left"], key=lambda tp: abs(tp[0][0] - (L / 2 - 70)))
+    assert side_tip[1] == pytest.approx(7.95)
+    assert _line_distance(side_tip[0], side_jaw) == pytest.approx(7.95)
     # Every face is behind or on its nose line: nothing of a cushion sticks out into the bed.
     assert all(x <= 0.0 for seg in head for x, _ in seg)
     assert all(y >= W for seg in t.cushions["right"] for _, y in seg)
+
+
+def test_a_ball_passing_a_rounded_tip_is_measured_from_the_arc():
+    # Across the head-left corner's head tip (centre 20.95 mm behind the nose, 89.24 mm from the
+    # corner): a centre straight out from the arc, at 45 degrees between the nose and the jaw,
+    # is its radius plus the gap from it; a sharp corner (the mouth's point, at 82 mm) would be
+    # nearer.
+    t = table_for("9ft")
+    (cx, cy), r, _, _ = min(t.tips["head"], key=lambda tp: tp[0][1])
+    u = (math.cos(math.radians(-30.0)), math.sin(math.radians(-30.0)))  # between the nose's normal and the jaw's
+    p = (cx + (r + t.R + 3.0) * u[0], cy + (r + t.R + 3.0) * u[1])
+    assert t.cushion_gap(p, "head") == pytest.approx(3.0)
+    assert math.dist(p, (0.0, 116.0 / math.sqrt(2.0))) - t.R < 3.0
+
+
+def _face_distance(p, face) -> float:
+    """A point's distance from one of pooltool's faces: (rail, "line", p1, p2) or (rail, "arc",
+    centre, radius; the whole circle: the points asked are in front of its arc)."""
+    _, kind, a, b = face
+    if kind == "arc":
+        return float(np.hypot(*(p - a)) - b)
+    v = b - a
+    return float(np.hypot(*(p - a - np.clip((p - a) @ v / (v @ v), 0.0, 1.0) * v)))
+
+
+def test_the_tables_cushions_are_the_simulators():
+    # The ground truth's physics (pooltool) is built from this module's numbers: within the bed and
+    # the pockets' mouths, each rail's nearest face is the same distance away in both, to half a
+    # millimetre (pooltool turns a side jaw 13.6 degrees where WPA's 104 asks 14: 0.4 mm at its
+    # far end).
+    pytest.importorskip("pooltool")
+    from synth.physics import from_pt, pt_table
+
+    rng = np.random.default_rng(3)
+    for size in ("9ft", "7ft"):
+        t = table_for(size)
+        pt_t, rails = pt_table(t)
+        faces = [(rails[k], "line", np.array(from_pt(g.p1[:2])), np.array(from_pt(g.p2[:2])))
+                 for k, g in pt_t.cushion_segments.linear.items()]
+        faces += [(rails[k], "arc", np.array(from_pt(g.center[:2])), g.radius * 1000.0)
+                  for k, g in pt_t.cushion_segments.circular.items()]
+        for pk in ("head-left", "side-left", "foot-right", "side-right"):
+            c, ax = np.array(t.pocket_centre(pk)), np.array(t.pocket_axis(pk))
+            perp = np.array([-ax[1], ax[0]])
+            pts = c - ax * rng.uniform(-60.0, 200.0, (400, 1)) + perp * rng.uniform(-150.0, 150.0, (400, 1))
+            on_bed = (pts[:, 0] >= 0) & (pts[:, 0] <= t.L) & (pts[:, 1] >= 0) & (pts[:, 1] <= t.W)
+            in_mouth = np.abs((pts - c) @ perp) < 30.0
+            for p in pts[on_bed | in_mouth]:
+                for rail in RAILS:
+                    theirs = min(_face_distance(p, f) for f in faces if f[0] == rail)
+                    if theirs < 60.0:
+                        assert float(t.cushion_gap(p, rail)) + t.R == pytest.approx(theirs, abs=0.5), (size, pk, rail, p)
 
 
 def test_a_ball_touches_a_cushion_only_where_there_is_one():
