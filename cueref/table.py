@@ -28,8 +28,8 @@ SIDE_MOUTH_ANGLE_DEG = 104.0  # ±1
 JAW_DEPTH_MM = 50.8  # how far a jaw's face runs behind the nose line toward the pocket (the rail's 2 in)
 # Where a nose turns into its jaw the rubber is rounded: an arc tangent to both faces. WPA sets no
 # radius; these are pooltool's (synth/physics.py builds its table from this module's numbers), so
-# that the jaws the tracker measures against are the ground truth's: with sharp tips, ~13 of the
-# 60 cushion contacts found where the physics had none (7000-10019) came as a ball passed a tip.
+# that the jaws the tracker measures against are the ground truth's (with sharp tips here, 69
+# cushion contacts found where the physics had none, against 64: 7000-10019).
 CORNER_TIP_MM = 20.95
 SIDE_TIP_MM = 7.95
 # The pocket's hole: a ball drops once its centre is over it. Beyond the mouth, along the pocket's
@@ -201,10 +201,10 @@ class Table:
     def _faces(self) -> dict[str, tuple[np.ndarray, ...]]:
         # `cushions` and `tips` as arrays: the gap of every sample of a path to every face of a
         # rail at once (a shot's event extraction asks for thousands).
-        return {rail: (np.array([s[0] for s in segs], float), np.array([s[1] for s in segs], float),
-                       np.array([t[0] for t in self.tips[rail]], float), np.array([t[1] for t in self.tips[rail]], float),
-                       np.array([t[2] for t in self.tips[rail]], float), np.array([t[3] for t in self.tips[rail]], float))
-                for rail, segs in self.cushions.items()}
+        def columns(rows, n):
+            return tuple(np.array([r[i] for r in rows], float) for i in range(n))
+
+        return {rail: columns(segs, 2) + columns(self.tips[rail], 4) for rail, segs in self.cushions.items()}
 
     def on_bed(self, p: Point, slack: float = 0.0) -> bool:
         """Centre within the playing surface a ball can occupy (nose lines minus a radius)."""
