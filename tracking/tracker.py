@@ -182,6 +182,22 @@ class _Identities:
         other = (self.ball >= 0) & (self.p >= FOREIGN_P)
         return rows[:, None] & other[None, :] & (self.name[:, None] != self.ball[None, :])
 
+    def set_down(self, on_table: np.ndarray) -> np.ndarray:
+        """(tracks, observations): a track at rest with a sure name, and an observation that
+        surely names (`FOREIGN_P`) another ball on the table (`on_table`, per name: a track of
+        its own, not pocketed), seen nowhere else this frame: that ball, set down there by a
+        hand. (A re-rack beside a ball: seed 10016's cue ball, its track left at rest while the
+        ball was lifted for ball in hand, took the 2 and then the 5 racked 62 mm from its spot,
+        and the break's strike was lost.) A ball struck from rest whose first blurred sighting
+        is named as another ball still takes it: that ball is seen in its own place, or is not on
+        the table (seed 9006's 8, its second sighting named the 7, pocketed long before)."""
+        sure = (self.ball >= 0) & (self.p >= FOREIGN_P)
+        sure[sure] &= on_table[self.ball[sure]]
+        count = np.bincount(self.ball[sure], minlength=len(NAMES))
+        alone = sure & (count[np.maximum(self.ball, 0)] == 1)
+        rows = (self.name >= 0) & ~self.moving
+        return rows[:, None] & alone[None, :] & (self.name[:, None] != self.ball[None, :])
+
     def moving_elsewhere(self) -> np.ndarray:
         """(tracks, observations): a track with a sure name (kept from far sightings when at
         rest), and an observation that surely names (`FOREIGN_P`) another ball, a ball whose own
@@ -267,7 +283,8 @@ class Tracker:
             # with a sure name while its own ball is seen elsewhere.
             far &= cost < 1e5
             if far.any():
-                cost[far & (ids.foreign() | ids.seen_elsewhere() | ids.moving_elsewhere())] = 1e6
+                cost[far & (ids.foreign() | ids.seen_elsewhere() | ids.moving_elsewhere()
+                            | ids.set_down(self._on_table()))] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
             nt, no = cost.shape
@@ -319,6 +336,17 @@ class Tracker:
                 tr.ended_t = tr.last_t
                 tr.lifted = True
         self.tracks = [tr for tr in self.tracks if tr.hits >= 0]
+
+    def _on_table(self) -> np.ndarray:
+        """Per name (NAMES), whether a track surely of that name is on the table: seen, or
+        resting unseen, or lifted from it (not pocketed)."""
+        out = np.zeros(len(NAMES), bool)
+        for tr in self.tracks:
+            if (tr.alive or tr.lifted) and not (tr.gone or tr.dropped) and tr.n_votes >= CONFIRM_VOTES:
+                name, share = tr.label()
+                if share > NAMED_SHARE and name in _INDEX:
+                    out[_INDEX[name]] = True
+        return out
 
     @staticmethod
     def _own_sightings_first(pairs: dict[int, int], ids: _Identities, d: np.ndarray, gate: np.ndarray) -> dict[int, int]:
