@@ -1807,6 +1807,22 @@ def test_a_ball_that_touches_a_jaw_as_it_drops_unseen_after_the_touch_met_that_c
     assert [r for r, _ in twos] == [rail] and abs(twos[0][1] - t) <= 1 / fps, twos
 
 
+def test_a_thin_cut_unseen_at_the_contact_is_the_first_contact_by_the_struck_balls_departure():
+    # Seed 10005 (pooltool): the cue ball at 2.9 m/s thinly cuts the 1 24 ms after the strike,
+    # unseen in that frame, and meets the 6 27 ms later. Its path from its rest to its next
+    # sighting (cutting the corner of its own deflection) passes 9.6 mm too far from the 1 for a
+    # touch; the 1's onset was moved up to the contact with the 6, and the first contact was the
+    # 6. The 1 left the way a ball struck from where the cue ball's path passed (11.6 mm off)
+    # leaves: that is the striker near it.
+    rec, fps, truth = _replay("thin-cut-unseen-seed10005.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    hits = sorted((shot["t0"] + e["t"], sorted(e["balls"]), e["t_err"]) for e in shot["events"]
+                  if e["type"] == "collision" and "cue" in e["balls"])
+    (t1, first, err), (t2, second, _) = hits[:2]
+    assert first == ["1", "cue"] and abs(t1 - 47.4682) <= max(err, 1 / fps), hits
+    assert second == ["6", "cue"] and abs(t2 - 47.4960) <= 1 / fps, hits
+
+
 def test_a_ball_racked_beside_a_lifted_cue_ball_is_not_taken_for_it():
     # Seed 10016 (pooltool): after a foul the cue ball rests at (1832, 549); it is lifted for ball
     # in hand while the nine balls are racked, the 2 (in the racking frame) 66 mm and the 5 62 mm
