@@ -82,6 +82,10 @@ NUDGE_SAMPLES = 9
 NUDGE_TOL_MM = 4.0
 NUDGE_LOOK_S = 0.5
 NUDGE_STOPPED_S = 0.1  # the pusher's motion may have ended this long before the touch
+# Or pushed into a cushion it rested near and back (seed 14018's 9, 5 mm from the foot cushion,
+# grazed by a slow cue ball: 3 mm out, back to 3 mm the other side): the first point of its
+# running median this far off its rest, and as far from its end, gives the push.
+NUDGE_PEAK_MM = 2.5
 
 # A pair meeting again soon after a contact (`_hit_again`): one of them off a cushion back into the
 # other (seed 10000's 9, hit toward the right cushion, back into the cue ball 35 ms later). Within
@@ -228,6 +232,18 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                 # Seen off its rest at t[a], it had started before that sample's exposure ended
                 # (a line after that bends within its window): somewhere in the frame before.
                 t_on, err = float(p.t[a]) - 0.3 * dt, 0.5 * dt
+            if p.name in strikers:
+                # Nor after a ball whose spot it had reached by its first sample off its rest: it
+                # set that ball off, so it started between its last sample at rest and that
+                # ball's onset (seed 16011's cue ball, stunned into the 3 31 mm away 6 ms after
+                # the strike, seen moving only at rest again on the 3's spot).
+                reached = [t for t, _, q, _ in onsets if q is not p and t < t_on and q.rest is not None
+                           and float(np.hypot(*(p.xy[a] - q.rest))) <= D + 3.0 * float(p.s[a]) + 3.0]
+                if reached:
+                    t_q = min(reached)
+                    still = p.t[:a][p.t[:a] < t_q]
+                    t_rest = float(still[-1]) if len(still) else t_q - dt
+                    t_on, err = 0.5 * (t_rest + t_q), max(0.5 * (t_q - t_rest), 0.25 * dt)
         else:
             t_on, err, _, _ = kink(p, p.t[a] - 0.5 * dt, fps)
         onsets.append((t_on, err, p, k))
@@ -245,13 +261,16 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             if not _partners(p, pos, t_on, onsets, paths, D, dt, window=1.5, slack=0.0, causes=True, striker=True):
                 first_contacts[p.name] = (t_on, _first_contact(p, t_on, paths, D, fps))
     fc_times = [fc[1] for _, fc in first_contacts.values() if fc is not None]
+    passed: set[str] = set()  # balls starting just before that contact as a striker passed them
     if fc_times:
         t_fc = min(fc_times)
         moved_up = []
         for t_on, err, p, k in onsets:
-            if p.name not in strikers and t_fc - 4 * dt <= t_on < t_fc and not _striker_near(p, k, t_on, paths,
-                                                                                          strikers, D, dt):
-                t_on = t_fc
+            if p.name not in strikers and t_fc - 4 * dt <= t_on < t_fc:
+                if _striker_near(p, k, t_on, paths, strikers, D, dt):
+                    passed.add(p.name)
+                else:
+                    t_on = t_fc
             moved_up.append((t_on, err, p, k))
         onsets = sorted(moved_up, key=lambda o: o[0])
         for p in paths:
@@ -361,11 +380,15 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             # close in time are the onsets' guesses: the first contact's own timing replaces them.
             keep = []
             for e in events:
-                if e["type"] == "collision" and name in e["balls"] and e["t"] < t_c - EARLIER_FRAMES * dt \
-                        and next(b for b in e["balls"] if b != name) != other:
+                partner = next(b for b in e["balls"] if b != name) if e["type"] == "collision" and name in e["balls"] \
+                    else None
+                if partner not in (None, other) and (
+                        e["t"] < t_c - EARLIER_FRAMES * dt or (partner in passed and e["t"] < t_c - 0.5 * dt)):
                     # A ball set moving as the striker passed it, clearly before the bend its path
                     # shows: a thin cut that hardly bends a fast ball. The path missed it; the
-                    # onset stands (and is the first contact).
+                    # onset stands (and is the first contact). Within a few frames of the bend,
+                    # when the striker passed it then (`_striker_near`: seed 8019's cue ball,
+                    # cutting the 6 at 4 m/s 10 ms before it meets the 10, blurred 7.5 mm between).
                     keep.append(e)
                     continue
                 # (The first ball's own, within the three frames `add_collision` takes for one
@@ -383,7 +406,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                         # then, is a second contact (seed 9012: the cue ball off the 3 into the 4
                         # 16 ms later; seed 9013's 14 and 2, frozen together, both met); not one
                         # frozen to two or more (a rack's, set off through them: seed 10013's 7,
-                        # between the 15 and the 11).
+                        # between the 15 and the 11) unless a sample shows the striker into it
+                        # (seed 15008's 5, frozen to the 11 and 6 mm from the 2).
                         # Sooner, when the first ball could not have set it off: its rest was
                         # clear of that ball's (seed 8016: the cue ball between the 5 and the 1,
                         # 54 mm apart, met them 3 ms apart); after an approach the path shows,
@@ -395,7 +419,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
                             and t_c - strikes[name][0] >= 3 * dt
                         if q is None or q.rest is None or (e["t"] - t_c < SECOND_AFTER_FRAMES * dt and not apart) or \
                                 not _touching(by[name], q, max(e["t"], t_c), D, dt) or \
-                                sum(_frozen(r, q.rest, e["t"], D) for r in paths if r is not q and r.name != name) >= 2:
+                                (sum(_frozen(r, q.rest, e["t"], D) for r in paths if r is not q and r.name != name) >= 2
+                                 and not _seen_touching(by[name], q, e["t"] - dt, e["t"] + 2 * dt, D)):
                             continue
                         # (Its path reached q off `other`: after it, whatever the times' doubt.)
                         e = dict(e, follows=[name, other])
@@ -436,10 +461,13 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         if i + 1 < len(p.traw) and p.traw[i + 1] - p.traw[i] < 2.5 * dt:
             i += 1
             t_v = float(p.traw[i]) - 0.5 * dt
-        partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0)
+        # (A ball that met another just before is judged by its path since: seed 7015's cue ball,
+        # into the 15, whose line before "reached" the 12 behind it, which the 15 sent in.)
+        partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0, met=pairs)
         if partners:
-            for q, _ in partners:
-                add_collision(q.name, p.name, t_v - 0.5 * dt, dt)
+            for q, q_on in partners:
+                # (Not before the partner itself started, when it was set off then.)
+                add_collision(q.name, p.name, max([t_v - 0.5 * dt] + [o[0] for o in q_on]), dt)
         else:
             # Hit through a ball frozen to it, which passed the blow on and hardly moved (seed
             # 14014: the cue ball into the 2, the 6 beside it at the corner gone in a frame).
@@ -566,25 +594,41 @@ def _nudged_by(p: Path, paths: list[Path], D: float, dt: float) -> tuple[Path, f
     within two sigmas of touching, else at its closest approach; t_err half the time from then
     until p was seen off its rest (a slow push is not sharp). None if there is none (a ball
     that crept off its spot by itself, or was mismeasured). Seed 10003's 13, creeping at
-    60 mm/s into the 2 and pushing it 6 mm."""
+    60 mm/s into the 2 and pushing it 6 mm. Or pushed out and back off a cushion
+    (`NUDGE_PEAK_MM`)."""
     if len(p.t) < 2 * NUDGE_SAMPLES:
         return None
     end = np.median(p.xy[-NUDGE_SAMPLES:], axis=0)
     shift = end - p.rest
     size = float(np.hypot(*shift))
-    if size < NUDGE_MM:
-        return None
-    # First seen off its rest: the first sample from which the running median of the rest stays
-    # more than half the shift along it.
-    along = (p.xy - p.rest) @ (shift / size)
-    k = NUDGE_SAMPLES // 2
-    med = np.array([np.median(along[max(0, i - k):i + k + 1]) for i in range(len(along))])
-    off = med > 0.5 * size
-    stays = np.flatnonzero(~off)
-    i0 = int(stays[-1]) + 1 if len(stays) else 0
-    if i0 >= len(p.t):
-        return None
-    t_off = float(p.t[i0])
+    hit = None
+    if size >= NUDGE_MM:
+        # First seen off its rest: the first sample from which the running median of the rest
+        # stays more than half the shift along it.
+        along = (p.xy - p.rest) @ (shift / size)
+        k = NUDGE_SAMPLES // 2
+        med = np.array([np.median(along[max(0, i - k):i + k + 1]) for i in range(len(along))])
+        stays = np.flatnonzero(~(med > 0.5 * size))
+        i0 = int(stays[-1]) + 1 if len(stays) else 0
+        if i0 < len(p.t):
+            hit = _pusher(p, shift, float(p.t[i0]), paths, D, dt)
+    if hit is None:
+        # Out to a cushion and back: the running median's first point that far off.
+        run = np.median(np.lib.stride_tricks.sliding_window_view(p.xy, NUDGE_SAMPLES, axis=0), axis=-1)
+        far = np.hypot(*(run - p.rest).T)
+        out = np.flatnonzero(far >= NUDGE_PEAK_MM)
+        if len(out) and float(np.hypot(*(run[out[0]] - end))) >= NUDGE_PEAK_MM:
+            i0 = int(out[0])
+            # (Off its rest from the first sample of that window more than half way out.)
+            half = np.flatnonzero(np.hypot(*(p.xy[i0:i0 + NUDGE_SAMPLES] - p.rest).T) > 0.5 * far[i0])
+            hit = _pusher(p, run[i0] - p.rest, float(p.t[i0 + (int(half[0]) if len(half) else NUDGE_SAMPLES // 2)]),
+                          paths, D, dt)
+    return hit
+
+
+def _pusher(p: Path, shift: np.ndarray, t_off: float, paths: list[Path], D: float,
+            dt: float) -> tuple[Path, float, float] | None:
+    """`_nudged_by`'s pusher of resting ball p, seen `shift` off its rest from t_off."""
     best = None
     for q in paths:
         if q is p or not q.motions or len(q.t) < 3:
@@ -871,7 +915,7 @@ def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
         sd = math.sqrt(max(post.var(t_c), 0.0))
         if abs(float(np.hypot(*(post.pos(t_c) - q.rest))) - D) > 2 * sd + 3.0:
             continue
-        if not _set_moving(q, t_c, paths, D, dt, within=6):
+        if not _set_moving(q, t_c, [r for r in paths if r is not cue], D, dt, within=6):
             continue
         # Nothing in the way from the rest to the contact (a rack's inner ball is behind its apex).
         at = post.pos(t_c)
@@ -956,8 +1000,14 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
         return None
     # A near miss is taken for a graze only when its ball was set moving a frame before any
     # ball the line meets (in a rack the balls beside the one hit start with it).
-    met = [h[3].first_onset()[0] for h in hits if not h[4] and h[3].onsets]
-    hits = [h for h in hits if not h[4] or (h[3].onsets and met and h[3].first_onset()[0] < min(met) - dt)]
+    # Or when it comes first on the line and was seen off its spot while no ball the line meets
+    # had come near it (seed 15008's 1, 5 mm off with the 5, 10 mm beside it, still at rest: the
+    # cue ball grazed the 1, then met the 5 18 ms later; their onsets are under a frame apart).
+    met_q = [h[3] for h in hits if not h[4]]
+    met = [q.first_onset()[0] for q in met_q if q.onsets]
+    t_met = min((h[0] for h in hits if not h[4]), default=math.inf)
+    hits = [h for h in hits if not h[4] or (h[3].onsets and met and h[3].first_onset()[0] < min(met) - dt)
+            or (h[0] < t_met and _moved_first(h[3], met_q, D))]
     if not hits:
         return None
     hits.sort(key=lambda h: h[0])
@@ -1017,12 +1067,46 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     refined.sort(key=lambda h: h[0])
     t_hit, name, err, q = refined[0]
     # The ball it meets is set moving (a slow one, deep in a rack, a few frames later), or
-    # passes the blow on to one frozen to it.
-    if not _set_moving(q, t_hit, paths, D, dt, within=8):
+    # passes the blow on to one frozen to it: not the striker, whose own start, its blurred
+    # sigma wide, passes for one (seed 13017's cue ball, 30 mm from the 1 it went by).
+    if not _set_moving(q, t_hit, [r for r in paths if r is not cue], D, dt, within=8):
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
     return name, t_hit, err, together
+
+
+def _seen_touching(p: Path, q: Path, t0: float, t1: float, D: float) -> bool:
+    """Whether a sample of p between t0 and t1 puts its centre a diameter less its sigma or
+    nearer q's then: the two touching, beyond p's noise."""
+    sel = (p.t >= t0) & (p.t <= t1)
+    for t, xy, s in zip(p.t[sel], p.xy[sel], p.s[sel]):
+        x = q.at(float(t))
+        if x is not None and float(np.hypot(*(xy - x))) <= D - float(s):
+            return True
+    return False
+
+
+def _moved_first(g: Path, others: list[Path], D: float) -> bool:
+    """Whether resting ball g was seen clearly off its spot (its first sample 5 mm and three
+    sigma off) before any of `others` had come within a diameter (and three sigma) of that spot:
+    none of them can have set it moving."""
+    if g.rest is None or not g.motions or not others:
+        return False
+    off = np.hypot(*(g.xy - g.rest).T) > np.maximum(5.0, 3.0 * g.s)
+    off[:g.motions[0][0]] = False
+    if not off.any():
+        return False
+    t_off = float(g.t[int(np.argmax(off))])
+    for m in others:
+        if m.rest is None:
+            return False
+        sel = m.t <= t_off + 1e-9
+        xy = np.vstack([m.rest.reshape(1, 2), m.xy[sel]])
+        s = np.concatenate([[0.0], m.s[sel]])
+        if (np.hypot(*(xy - g.rest).T) - D <= 3.0 * s + 1.0).any():
+            return False
+    return True
 
 
 def _graze(fit: Fit, rest, D: float) -> tuple[float, float] | None:
@@ -1131,6 +1215,7 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
         # (a fast ball's bend time is uncertain by more than its travel allows for a distance
         # test at one instant).
         near = []
+        by = {q.name: q for q in paths}
         for q in paths:
             if q is cue:
                 continue
@@ -1149,6 +1234,21 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
                 near.append((hit[0], q.name, hit[1]))
         if not near:
             continue  # a cushion or a curve, not a ball: the first contact is further on
+        if len(near) > 1:
+            # A ball set moving only by passing the blow on to another of these was not met when
+            # that other left the way the cue ball's path sends it: its departure puts the cue
+            # ball's centre on the path (seed 10001's cue ball, its line before 19 mm unsure,
+            # stunned on the 2; the 1, frozen beside the 2, moved only 0.6 s later).
+            def left_by_cue(h) -> bool:
+                q = by[h[1]]
+                on = q.first_onset()
+                if q.rest is None or on is None or abs(on[0] - h[0]) > 3 * dt:
+                    return False
+                spot = _departure(q, 0, q.rest, D)
+                d = _near_then(cue, spot, on[0], dt, None) if spot is not None else None
+                return d is not None and d <= DEPARTURE_TOL_MM
+            if any(left_by_cue(h) for h in near):
+                near = [h for h in near if by[h[1]].motion_at(h[0] + 3 * dt) is not None] or near
         near.sort()
         first = near[0]
         together = {n for t, n, e in near if t - first[0] <= max(2 * first[2], 0.5 * dt)}
