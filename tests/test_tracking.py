@@ -1889,6 +1889,18 @@ def test_a_ball_frozen_to_two_that_the_cue_ball_runs_into_is_its_second_contact(
     assert [abs(t - t_true) <= 1 / fps for t, b, _ in _cue_hits(shot) if b == ["5", "cue"]] == [True], _cue_hits(shot)
 
 
+def test_a_strike_while_the_last_shots_balls_creep_opens_a_shot_though_it_meets_a_ball_at_once():
+    # Seed 10018 (pooltool): the cue ball is struck at 38.5214 s while the last shot's balls
+    # still creep (its stop is at 38.593 s: WPA 3.9's balls still moving), and meets the 10,
+    # resting 30 mm away, 4 ms later. By the cue ball's first moving frame the 10 was moving
+    # beside it and was taken for the ball that set it off, so the strike went into the last
+    # shot. Only a ball moving since before the cue ball started can have set it off.
+    rec, fps, truth = _replay("struck-while-creeping-seed10018.json")
+    shots = [r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps]
+    assert len(shots) == 1, ([(r["kind"], r["t0"]) for r in rec.records], rec.skipped)
+    assert first_contact(shots[0]) == truth["first_contact"]
+
+
 def test_a_ball_racked_beside_a_lifted_cue_ball_is_not_taken_for_it():
     # Seed 10016 (pooltool): after a foul the cue ball rests at (1832, 549); it is lifted for ball
     # in hand while the nine balls are racked, the 2 (in the racking frame) 66 mm and the 5 62 mm

@@ -137,7 +137,10 @@ class ShotReconstructor:
             if speed < 150.0:
                 continue
             rest = tr.rests[-1]
-            if not self._near(tr, rest, 40.0, moving=True):
+            # (Moving since before it started: a ball it set off at once is not what hit it;
+            # seed 10018's cue ball, struck as the last shot's balls still crept, met the 10 30 mm
+            # away 4 ms after the strike.)
+            if not self._near(tr, rest, 40.0, moving=True, since=start - 0.5 / self.fps):
                 return start - 0.5 / self.fps
         return None
 
@@ -164,11 +167,12 @@ class ShotReconstructor:
         tr.restart(n - 3)
         return float(traw[-3]) - 0.5 / self.fps
 
-    def _near(self, tr: Track, at, slack_mm: float, moving: bool) -> bool:
-        """Another ball (moving, if `moving`) within a diameter and `slack_mm` of `at`: one that
-        could have set `tr` going."""
+    def _near(self, tr: Track, at, slack_mm: float, moving: bool, since: float | None = None) -> bool:
+        """Another ball (moving, if `moving`; and since before `since`, if given) within a
+        diameter and `slack_mm` of `at`: one that could have set `tr` going."""
         reach = self.table.ball_diameter_mm + slack_mm
         return any(o is not tr and o.confirmed and o.alive and (o.moving or not moving)
+                   and (since is None or (o.motions and o.traw[o.motions[-1][0]] < since))
                    and float(np.hypot(*(o.position() - at))) < reach for o in self.tracker.tracks)
 
     def finish(self, t: float) -> list[dict]:
