@@ -834,11 +834,17 @@ def _striker_near(p: Path, k: int, t_on: float, paths: list[Path], strikers, D: 
         dist = _approach(s, pos, t_on, dt)
         near = dist is not None and dist <= D + 6.0 + 3.0 * math.hypot(_sig(p, t_on), _sig(s, t_on))
         if not near and spot is not None:
-            d = _near_then(s, spot, t_on, dt, None)
-            near = d is not None and d <= DEPARTURE_TOL_MM
+            near = _passed_spot(s, spot, t_on, dt)
         if near and not _screened(s, pos, t_on, paths, p, D, dt):  # (not a rack's ball behind the one it hit)
             return True
     return False
+
+
+def _passed_spot(s: Path, spot: np.ndarray, t_on: float, dt: float) -> bool:
+    """Whether striker s's path passed within `DEPARTURE_TOL_MM` of `spot` about t_on: where a
+    ball's departure puts the centre of the ball that set it off (`_departure`)."""
+    d = _near_then(s, spot, t_on, dt, None)
+    return d is not None and d <= DEPARTURE_TOL_MM
 
 
 def _first_contact(cue: Path, t_strike: float, paths: list[Path], D: float, fps: float):
@@ -1203,6 +1209,7 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
     if k is None:
         return None
     a, b = cue.motions[k]
+    by = {q.name: q for q in paths}
     idx = range(a + 2, (b if b is not None else len(cue.t)) - 1)
     for i in idx:
         t = float(cue.t[i])
@@ -1215,7 +1222,6 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
         # (a fast ball's bend time is uncertain by more than its travel allows for a distance
         # test at one instant).
         near = []
-        by = {q.name: q for q in paths}
         for q in paths:
             if q is cue:
                 continue
@@ -1245,8 +1251,7 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
                 if q.rest is None or on is None or abs(on[0] - h[0]) > 3 * dt:
                     return False
                 spot = _departure(q, 0, q.rest, D)
-                d = _near_then(cue, spot, on[0], dt, None) if spot is not None else None
-                return d is not None and d <= DEPARTURE_TOL_MM
+                return spot is not None and _passed_spot(cue, spot, on[0], dt)
             if any(left_by_cue(h) for h in near):
                 near = [h for h in near if by[h[1]].motion_at(h[0] + 3 * dt) is not None] or near
         near.sort()
