@@ -921,7 +921,7 @@ def _first_unseen(cue: Path, paths: list[Path], D: float, fps: float):
         sd = math.sqrt(max(post.var(t_c), 0.0))
         if abs(float(np.hypot(*(post.pos(t_c) - q.rest))) - D) > 2 * sd + 3.0:
             continue
-        if not _set_moving(q, t_c, [r for r in paths if r is not cue], D, dt, within=6):
+        if not _set_moving(q, t_c, paths, D, dt, within=6, by=cue):
             continue
         # Nothing in the way from the rest to the contact (a rack's inner ball is behind its apex).
         at = post.pos(t_c)
@@ -1073,9 +1073,8 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
     refined.sort(key=lambda h: h[0])
     t_hit, name, err, q = refined[0]
     # The ball it meets is set moving (a slow one, deep in a rack, a few frames later), or
-    # passes the blow on to one frozen to it: not the striker, whose own start, its blurred
-    # sigma wide, passes for one (seed 13017's cue ball, 30 mm from the 1 it went by).
-    if not _set_moving(q, t_hit, [r for r in paths if r is not cue], D, dt, within=8):
+    # passes the blow on to one frozen to it.
+    if not _set_moving(q, t_hit, paths, D, dt, within=8, by=cue):
         return None
     # Balls met together within the time's uncertainty (a split hit, WPA 3.2's benefit of the doubt).
     together = {h[1]: (h[0], h[2]) for h in refined if h[0] - t_hit <= 2 * math.hypot(err, h[2])}
@@ -1236,7 +1235,7 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
                 continue
             # A ball touched is set moving (or was moving): one the cue ball passes over in the
             # air stays put.
-            if _set_moving(q, hit[0], paths, D, dt, within=3):
+            if _set_moving(q, hit[0], paths, D, dt, within=3, by=cue):
                 near.append((hit[0], q.name, hit[1]))
         if not near:
             continue  # a cushion or a curve, not a ball: the first contact is further on
@@ -1687,20 +1686,23 @@ def _frozen(r: Path, pos, t: float, D: float, within: float | None = None) -> bo
     return r.rest is not None and abs(float(np.hypot(*(r.rest - np.asarray(pos)))) - D) <= tol
 
 
-def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, within: int) -> bool:
-    """Whether ball q, met at t_hit, was set moving: moving three frames on, or started within
-    `within` frames (a slow ball deep in a rack starts late), or passed the blow on to a ball
-    frozen to it. A ball the cue ball passes over in the air stays put."""
+def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, within: int,
+                by: Path | None = None) -> bool:
+    """Whether ball q, met at t_hit (by ball `by`, if known), was set moving: moving three frames
+    on, or started within `within` frames (a slow ball deep in a rack starts late), or passed the
+    blow on to a ball frozen to it. A ball the cue ball passes over in the air stays put."""
     return q.motion_at(t_hit + 3 * dt) is not None or any(
         t_hit - 2 * dt <= t_on <= t_hit + within * dt for t_on, _ in (q.onsets or {}).values()) or \
-        _passed_on(q, t_hit, paths, D, dt)
+        _passed_on(q, t_hit, paths, D, dt, by)
 
 
-def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float) -> bool:
-    """Resting ball q, struck at t_hit, passed the blow on: a ball frozen to it started then."""
+def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, by: Path | None = None) -> bool:
+    """Resting ball q, struck at t_hit, passed the blow on: a ball frozen to it started then. Not
+    to the ball that struck it, whose own start, its blurred sigma wide, can pass for one (seed
+    13017's cue ball, 30 mm from the 1 it went by)."""
     if q.rest is None:
         return False
-    return any(r is not q and r.onsets and _frozen(r, q.rest, t_hit, D) and
+    return any(r is not q and r is not by and r.onsets and _frozen(r, q.rest, t_hit, D) and
                any(t_hit - 2 * dt <= t_on <= t_hit + 4 * dt for t_on, _ in r.onsets.values()) for r in paths)
 
 
