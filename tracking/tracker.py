@@ -230,7 +230,7 @@ class Tracker:
         self.tracks: list[Track] = []
         self._next = 0
         self.last_t: float | None = None
-        self._vectors: dict[int, tuple[dict, np.ndarray]] = {}  # see `_vector`
+        self._vectors: dict[int, tuple[dict, str, np.ndarray]] = {}  # see `_vector`
 
     # --- per frame ---------------------------------------------------------------------------
     def update(self, frame: int, t: float, observations: list[Observation]) -> None:
@@ -478,19 +478,31 @@ class Tracker:
     def _vote(self, tr: Track, o: Observation) -> None:
         if not o.probs:
             return
-        tr.votes += self._vector(o.probs)
+        tr.votes += self._vector(o.probs, o.ball)
         tr.n_votes += 1
 
-    def _vector(self, probs: dict) -> np.ndarray:
-        """An observation's probabilities as a vector over NAMES (others dropped). A ball unchanged
-        between frames comes with the very same dict (the detector's): its vector is made once."""
+    def _vector(self, probs: dict, ball: str = "unknown") -> np.ndarray:
+        """An observation's probabilities as a vector over NAMES (others dropped). Where the
+        detector named the ball against the classifier's likeliest name (one ball of each number
+        in a frame: a likelier name was a surer ball's), the likelier names' share goes to the
+        name it gave: seed 9001's 9, racked beside the 1, looked 89 % like the 1 and 6 % like
+        the 9 for the rack's three seconds, and was named "9" in every frame; voting the raw
+        probabilities left its track with no name at the break (its 9 under the 15 % a name
+        needs), and after the 1 was pocketed its old track, lost at rest when the 9 left it
+        at speed, became a "1" on the table. A ball unchanged between frames comes with the
+        very same dict (the detector's): its vector is made once."""
         hit = self._vectors.get(id(probs))
-        if hit is not None and hit[0] is probs:
-            return hit[1]
+        if hit is not None and hit[0] is probs and hit[1] == ball:
+            return hit[2]
         vec = np.array([probs.get(n, 0.0) for n in NAMES], float)
+        k = _INDEX.get(ball)
+        if k is not None and vec[k] < vec.max():
+            above = vec > vec[k]
+            vec[k] += vec[above].sum()
+            vec[above] = 0.0
         if len(self._vectors) > 256:  # (the dicts held here keep their ids from being reused meanwhile)
             self._vectors.clear()
-        self._vectors[id(probs)] = (probs, vec)
+        self._vectors[id(probs)] = (probs, ball, vec)
         return vec
 
     def _start(self, tr: Track, n: int = 2) -> None:
