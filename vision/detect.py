@@ -73,6 +73,12 @@ class BallDetector:
     # below what a ball's rim moving half a pixel changes.
     CHANGE = 24
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
+    # Frames after a search of what changed left a wide plateau away from every ball alone (a
+    # hand or an arm, as a rule: see `Locator._box_candidates`) within which a whole search is
+    # made: the balls a hand racked are such a plateau too, and would be unseen until
+    # `REFRESH` (seed 9002 through the real detector: a ten-ball rack set after the lag, unseen
+    # for the 2.4 s to the break, and the break without a first contact or its pocketed 3).
+    SETTLE = 30
     NAMED = 0.9  # the classifier's probability for a ball's name to be carried between frames
     RECHECK = 8  # frames: a ball's name carried from frame to frame is asked again at least this often
     LOST = 60  # frames after a ball is lost during which every wide plateau is searched (`_find`)
@@ -230,6 +236,9 @@ class BallDetector:
             self._entries = [e.still() for e in keep] + entries
             # In place (no one else holds the reference), where the grid's pixels were searched.
             cv2.copyTo(grid, searched, self._ref)
+            if loc.skipped:
+                self._since = max(self._since, self.REFRESH - self.SETTLE)
+                loc.skipped = 0
         return self._report(frame, t)
 
     def _boxes(self, pxs: list[tuple[float, float]], shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
