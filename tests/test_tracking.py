@@ -176,6 +176,21 @@ def test_a_ball_the_detector_names_against_the_classifiers_top_name_votes_as_nam
     assert by_place[(1900.0, 640.0)][1] > 0.9
 
 
+def test_a_second_white_ball_the_detector_numbers_still_votes_for_the_cue_ball():
+    # A lag's two white balls (or a ball in hand beside the cue ball): the detector names the
+    # surer one "cue" and may number the other by what little is left of its probabilities
+    # (here the 3's 6 %). Its votes stay the classifier's: moving the cue ball's share to the 3
+    # lost seed 11000's lag through the real detector (one white ball left, and no lag).
+    tr = Tracker(T, FPS)
+    left, right = (300.0, 400.0), (300.0, 870.0)
+    for k in range(60):
+        tr.update(k, k / FPS, [Observation(k, k / FPS, "cue", {"cue": 0.97}, (math.nan, math.nan), left, 0.5),
+                               Observation(k, k / FPS, "3", {"cue": 0.9, "3": 0.06, "9": 0.04}, (math.nan, math.nan),
+                                           right, 0.5)])
+    labels = sorted(t_.label()[0] for t_ in tr.tracks if t_.confirmed)
+    assert labels == ["cue", "cue"], labels
+
+
 def test_a_track_that_follows_another_ball_after_a_rerack_takes_its_name():
     # Re-racking: the 4 rested 20 s where the 3 is then set down (hands hide the spot for a
     # second), and the 4 goes to the other end. The track that waited there follows the 3 now:

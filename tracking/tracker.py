@@ -489,14 +489,17 @@ class Tracker:
         the 9 for the rack's three seconds, and was named "9" in every frame; voting the raw
         probabilities left its track with no name at the break (its 9 under the 15 % a name
         needs), and after the 1 was pocketed its old track, lost at rest when the 9 left it
-        at speed, became a "1" on the table. A ball unchanged between frames comes with the
-        very same dict (the detector's): its vector is made once."""
+        at speed, became a "1" on the table. Not where the likelier name is the cue ball's: a
+        second white ball (a lag's, or one in hand beside the cue ball) is numbered by what
+        little is left of its probabilities, and voted so it was no longer a lag ball (seed
+        11000 through the real detector: the lag lost). A ball unchanged between frames comes
+        with the very same dict (the detector's): its vector is made once."""
         hit = self._vectors.get(id(probs))
         if hit is not None and hit[0] is probs and hit[1] == ball:
             return hit[2]
         vec = np.array([probs.get(n, 0.0) for n in NAMES], float)
         k = _INDEX.get(ball)
-        if k is not None and vec[k] < vec.max():
+        if k is not None and vec[k] < vec.max() and vec[_INDEX["cue"]] <= vec[k]:
             above = vec > vec[k]
             vec[k] += vec[above].sum()
             vec[above] = 0.0
