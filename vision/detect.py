@@ -74,7 +74,7 @@ class BallDetector:
     CHANGE = 24
     REFRESH = 300  # frames: a whole search at least this often (the cloth's colour, slow light drift)
     # Frames after a search of what changed left a wide plateau away from every ball alone (a
-    # hand or an arm, as a rule: see `Locator._box_candidates`) within which a whole search is
+    # hand or an arm, as a rule: see `Locator._search`) within which a whole search is
     # made: the balls a hand racked are such a plateau too, and would be unseen until
     # `REFRESH` (seed 9002 through the real detector: a ten-ball rack set after the lag, unseen
     # for the 2.4 s to the break, and the break without a first contact or its pocketed 3).

@@ -89,7 +89,7 @@ class Locator:
         self._pocket_zone_small = 3.0 * self.r
         self._cloth: tuple[float, float, float] | None = None  # L, a, b of the cloth, last measured
         self._thresh: float | None = None
-        self.skipped = 0  # wide plateaus a search of what changed left alone (see `_box_candidates`)
+        self.skipped = 0  # wide plateaus a search of what changed left alone (see `_search`)
         self._last = None
         # The mean-shift's patch offsets (half resolution) and the rim fit's rays (full resolution).
         hs = int(np.ceil(1.3 * self.r))
