@@ -2660,3 +2660,24 @@ def test_a_ball_that_left_its_rest_unseen_is_timed_back_along_its_line_not_calle
     assert not [e for e in shot["events"] if e["type"] == "disturbed"], shot["events"]
     hit = next(e for e in shot["events"] if e["type"] == "collision" and sorted(e["balls"]) == ["3", "cue"])
     assert abs(shot["t0"] + hit["t"] - truth["contact"]) <= max(hit["t_err"], 1.0 / fps)
+
+
+def test_a_lag_is_a_lag_though_a_false_ball_was_seen_at_the_head_rail_before_it():
+    # Rendered 1080p60 frames through the real detector (tests/data/lag-past-a-false-ball-
+    # seed11002.json): a "5" is seen at the head rail from the first frame (a hand or the cue),
+    # "moves" and is gone a second before the two lag balls are struck. It counted as a third
+    # ball on the bed, so the lag (WPA 1.2: two balls behind the head string, both struck) was
+    # taken for a shot, and the game's every ruling after it was lost.
+    from tracking.shots import ShotReconstructor
+
+    data = json.loads((pathlib.Path(__file__).parent / "data" / "lag-past-a-false-ball-seed11002.json").read_text())
+    fps, truth = data["fps"], data["truth"]
+    frames: dict[int, list] = {}
+    for k, ball, x, y, sigma, probs in data["rows [frame, ball, x mm, y mm, sigma mm, probabilities]"]:
+        frames.setdefault(k, []).append(Observation(k, k / fps, ball, probs, (math.nan, math.nan), (x, y), sigma))
+    rec = ShotReconstructor(T, fps)
+    for k in sorted(frames):
+        rec.push(k, k / fps, frames[k])
+    rec.finish(max(frames) / fps)
+    first = rec.records[0]
+    assert first["kind"] == truth["kind"] == "lag" and abs(first["t0"] - truth["t0"]) < 0.05, first["kind"]

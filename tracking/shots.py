@@ -208,7 +208,8 @@ class ShotReconstructor:
         # Balls established before the episode (a track born a moment before the strike is the
         # cue or a hand seen as a ball, not a ball on the table).
         on_bed_before = [tr for tr in ep.tracks_at_start if tr.born_t < ep.start_t - 0.5
-                         and tr.last_t >= ep.start_t - 0.5]  # and in sight (not a ball taken away)
+                         and tr.last_t >= ep.start_t - 0.5  # and in sight (not a ball taken away)
+                         and not self._vanished_on_bed(tr, t_end)]
         lag = (ep.shots_before == 0 and len(on_bed_before) == 2 and
                all(tr.anchor_before(ep.start_t)[0] < self.table.head_string_x + 60.0 for tr in on_bed_before)
                and all(tr in moved for tr in on_bed_before))
@@ -448,6 +449,17 @@ class ShotReconstructor:
         if self._abrupt_stop(cue, k, tracks):
             return "the cue ball stopped dead with no ball to stop it (put down by hand): ball in hand, not a shot"
         return None
+
+    def _vanished_on_bed(self, tr: Track, t_end: float) -> bool:
+        """A track that ended, moving, by `t_end` away from every pocket's mouth and not lifted:
+        no ball (a ball leaves the bed only into a pocket or over a rail; a hand or the cue at the
+        head rail is seen as one for a moment). Seed 11002 through the real detector: a "5" seen
+        at the head rail from the first frame, gone 1 s before the lag, made three balls on the
+        bed and no lag."""
+        if tr.ended_t is None or tr.ended_t > t_end or tr.lifted:
+            return False
+        last = tuple(np.asarray(tr.xy[-1], float))
+        return self.table.on_bed(last) and self.table.nearest_pocket(last, POCKET_MOUTH_MM) is None
 
     def _lag_balls(self, pair: list[Track], moved: list[Track], w0: float, t_end: float) -> list[Track]:
         """The two lag balls. A re-lag's ball is picked up from where the last lag left it and
