@@ -208,8 +208,10 @@ class ShotReconstructor:
         # Balls established before the episode (a track born a moment before the strike is the
         # cue or a hand seen as a ball, not a ball on the table).
         on_bed_before = [tr for tr in ep.tracks_at_start if tr.born_t < ep.start_t - 0.5
-                         and tr.last_t >= ep.start_t - 0.5  # and in sight (not a ball taken away)
-                         and not self._vanished_on_bed(tr, t_end)]
+                         and tr.last_t >= ep.start_t - 0.5]  # and in sight (not a ball taken away)
+        if len(on_bed_before) > 2:
+            # (Not a pair's old track that followed the hand away: `_lag_balls` swaps it.)
+            on_bed_before = [tr for tr in on_bed_before if not self._vanished_on_bed(tr, t_end)]
         lag = (ep.shots_before == 0 and len(on_bed_before) == 2 and
                all(tr.anchor_before(ep.start_t)[0] < self.table.head_string_x + 60.0 for tr in on_bed_before)
                and all(tr in moved for tr in on_bed_before))
