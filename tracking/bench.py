@@ -70,7 +70,10 @@ SPIN_S = 0.15  # a spin in place this long after the last roll ends is counted a
 def _spin_tail(tl, t0: float) -> float:
     """How long the physics' stop of the shot struck at media time `t0` comes after its last ball
     stopped rolling: a ball spinning in place (WPA 2.19: the shot is not over), which a camera
-    of centres cannot see; the cue ball's dots turn in sight only near its rim."""
+    of centres cannot see; the cue ball's dots turn in sight only near its rim. (Not
+    `synth.clip._quiet_tail` with a small tolerance: it ends a ball at its `gone_at`, and a ball
+    sent off the table moves on to the physics' stop: seeds 8012, 9002 and 9019 would count
+    2.4, 2.2 and 1.4 s of spin that is a ball on the floor.)"""
     seg = min(tl.segments, key=lambda g: abs(g.t0 - t0))
     moved = 0.0
     for tr in seg.sim.tracks.values():
