@@ -1180,14 +1180,17 @@ def _replay(name: str):
 
 
 def _fixture(name: str):
-    """`tests/data/NAME`'s (fps, {frame: observations}, truth)."""
+    """`tests/data/NAME`'s (fps, {frame: observations}, truth). A row is [frame, ball, x mm, y mm]
+    and, optionally, its sigma (mm) and its top probabilities (a dict)."""
     data = json.loads((pathlib.Path(__file__).parent / "data" / name).read_text())
     fps = data["fps"]
     frames: dict[int, list] = {}
     key = next(k for k in data if k.startswith("rows"))
-    for k, ball, x, y, *sigma in data[key]:
-        frames.setdefault(k, []).append(Observation(k, k / fps, ball, {ball: data["p"]}, (math.nan, math.nan), (x, y),
-                                                    sigma[0] if sigma else data["sigma_mm"]))
+    for k, ball, x, y, *rest in data[key]:
+        # (Each row's own sigma and top probabilities where the file has them.)
+        probs = rest[1] if len(rest) > 1 else {ball: data["p"]}
+        frames.setdefault(k, []).append(Observation(k, k / fps, ball, probs, (math.nan, math.nan), (x, y),
+                                                    rest[0] if rest else data["sigma_mm"]))
     return fps, frames, data["truth"]
 
 
@@ -2668,16 +2671,6 @@ def test_a_lag_is_a_lag_though_a_false_ball_was_seen_at_the_head_rail_before_it(
     # "moves" and is gone a second before the two lag balls are struck. It counted as a third
     # ball on the bed, so the lag (WPA 1.2: two balls behind the head string, both struck) was
     # taken for a shot, and the game's every ruling after it was lost.
-    from tracking.shots import ShotReconstructor
-
-    data = json.loads((pathlib.Path(__file__).parent / "data" / "lag-past-a-false-ball-seed11002.json").read_text())
-    fps, truth = data["fps"], data["truth"]
-    frames: dict[int, list] = {}
-    for k, ball, x, y, sigma, probs in data["rows [frame, ball, x mm, y mm, sigma mm, probabilities]"]:
-        frames.setdefault(k, []).append(Observation(k, k / fps, ball, probs, (math.nan, math.nan), (x, y), sigma))
-    rec = ShotReconstructor(T, fps)
-    for k in sorted(frames):
-        rec.push(k, k / fps, frames[k])
-    rec.finish(max(frames) / fps)
+    rec, fps, truth = _replay("lag-past-a-false-ball-seed11002.json")
     first = rec.records[0]
     assert first["kind"] == truth["kind"] == "lag" and abs(first["t0"] - truth["t0"]) < 0.05, first["kind"]
