@@ -1895,6 +1895,14 @@ def _cue_hits(shot: dict) -> list[tuple[float, list[str], float]]:
     # between blurred 7.5 mm: the 6's onset, under three frames before the bend at the 10, was
     # dropped as the onsets' guess at the contact the path times.
     ("thin-cut-then-full-seed8019.json", None),
+    # The cue ball's line from its rest and one blurred sample passes between the 3 and the 10:
+    # it meets the 10 and grazes the 3. The 3 starts at once, the 10 only 58 ms later, when the
+    # cue ball comes back off the cushion into it: the 3 was met first (the 10 was said first).
+    ("line-between-two-balls-seed11005.json", None),
+    # After three cushions the cue ball meets the 13, then the 8 (6 mm from it) 14.5 ms later:
+    # the line before its bend meets both at once; their own starts, 10 ms apart and each
+    # timed to 2 ms, tell them apart (they were said met together, the 8 first).
+    ("two-balls-met-at-once-by-the-line-seed14004.json", None),
 ])
 def test_first_contacts_of_the_new_games(name, never):
     shot, hit, fps, truth = _replay_first_contact(name)

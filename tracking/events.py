@@ -1105,6 +1105,17 @@ def _first_in_line(cue: Path, t_strike: float, paths: list[Path], D: float, fps:
                            entry=True) if local is not None else None
         good = est is not None and est[1] < max(h_err, dt)
         refined.append((est[0], h_name, max(est[1], floor), h_q) if good else (h_t, h_name, max(h_err, floor), h_q))
+    # A ball seen to start only well after the line met it was not met then when another ball the
+    # line meets had clearly started before it: the line, a few degrees unsure, passed between
+    # the two, and the first to move is the one met (seed 11005: the cue ball's line from its rest
+    # and one blurred sample met the 10 and grazed the 3 on its other side; the 3 started at its
+    # graze's time, the 10 58 ms later, when the cue ball came back off the cushion into it).
+    # Not a ball frozen to another: a rack's, grazed, creeps off and is seen moving late (seed
+    # 10013's 13, 0.1 s after the cue ball grazed it and met the 8).
+    late = {h[1] for h in refined if _started_after(h[3], h[0], h[2])
+            and not any(_frozen_to(h[3], r, D) for r in paths if r is not h[3])}
+    refined = [h for h in refined if h[1] not in late
+               or not any(_started_before(g[3], h[3], dt) for g in refined if g[1] not in late)]
     if not refined:
         return None  # the path's bend will tell
     refined.sort(key=lambda h: h[0])
@@ -1127,6 +1138,20 @@ def _seen_touching(p: Path, q: Path, t0: float, t1: float, D: float) -> bool:
         if x is not None and float(np.hypot(*(xy - x))) <= D - float(s):
             return True
     return False
+
+
+def _started_after(q: Path, t: float, err: float) -> bool:
+    """Whether ball q was seen to start clearly (two sigmas of both) after time t, of sigma err."""
+    on = q.first_onset()
+    return on is not None and on[0] - t > 2 * math.hypot(err, on[1])
+
+
+def _started_before(g: Path, h: Path, floor: float) -> bool:
+    """Whether ball g was seen to start clearly before ball h: by two sigmas of both onsets, and
+    `floor` seconds at least."""
+    on_g, on_h = g.first_onset(), h.first_onset()
+    return on_g is not None and on_h is not None and \
+        on_g[0] < on_h[0] - max(2 * math.hypot(on_g[1], on_h[1]), floor)
 
 
 def _moved_first(g: Path, others: list[Path], D: float) -> bool:
@@ -1292,8 +1317,21 @@ def _first_bend_contact(cue: Path, t_strike: float, paths: list[Path], D: float,
                 near = [h for h in near if by[h[1]].motion_at(h[0] + 3 * dt) is not None] or near
         near.sort()
         first = near[0]
-        together = {n for t, n, e in near if t - first[0] <= max(2 * first[2], 0.5 * dt)}
-        return first[1], first[0], first[2], together
+        together = [h for h in near if h[0] - first[0] <= max(2 * first[2], 0.5 * dt)]
+        if len(together) > 1:
+            # Balls the line before the bend meets together are told apart by their own starts,
+            # where each started within a few frames of it and they are clearly apart: past
+            # the first contact the path is no longer that line (seed 14004: the cue ball into
+            # the 13 and the 8, 6 mm apart, the line meeting both at once; the 13 started 10 ms
+            # before the 8, each timed to 2 ms). Not a frozen ball's: the blow passes through a
+            # rack in an instant, and its balls' starts are in no order (seed 10011's break: the
+            # 8 "started" 3 ms before the 1 it stood behind).
+            ons = [by[h[1]].first_onset() for h in together]
+            if all(on is not None and abs(on[0] - h[0]) <= 3 * dt for h, on in zip(together, ons)) and not any(
+                    _frozen_to(by[h[1]], r, D) for h in together for r in paths if r is not by[h[1]]):
+                first = min(together, key=lambda h: by[h[1]].first_onset()[0])
+                together = [h for h in together if not _started_before(by[first[1]], by[h[1]], 0.5 * dt)]
+        return first[1], first[0], first[2], {h[1] for h in together}
     return None
 
 
