@@ -342,7 +342,8 @@ def _train(args) -> int:
             import shutil
             shutil.rmtree(data)
         counts = crops.build(data, range(args.seed, args.seed + args.clips), frames_per_seed=args.frames,
-                             moving_per_shot=args.moving, progress=Progress())
+                             moving_per_shot=args.moving, racks=range(args.seed + 1000, args.seed + 1000 + args.racks),
+                             progress=Progress())
         print(json.dumps({"crops": counts}), file=sys.stderr)
     try:
         meta = train.train(data, args.out, epochs=args.epochs, seed=args.seed, workdir=args.workdir,
@@ -621,6 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="frames per shot in its first half second, cropping the moving (blurred) balls only, "
                          "with half the clips at 30 fps and every crop at its streak's middle (0: the shipped "
                          "model's recipe; see models/README.md)")
+    tr.add_argument("--racks", type=int, default=0,
+                    help="more clips cropped at their rack only, before the break (seeds from --seed + 1000; "
+                         "0: the shipped model's recipe; tried with 160, see models/README.md)")
     tr.add_argument("--epochs", type=_positive, default=40)
     tr.add_argument("--seed", type=int, default=2000, help="first clip seed (held-out evaluation uses others)")
     tr.add_argument("--base", default="yolov8n-cls.yaml",

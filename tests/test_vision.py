@@ -63,6 +63,26 @@ def test_the_classifier_matches_its_model_card_on_held_out_frames(no_network):
     assert acc >= CARD["val_top1"] - 0.04
 
 
+def test_training_crops_of_a_rack_are_every_racked_ball_and_no_other(tmp_path):
+    # `cueref train --racks`: a seed's frame of its rack before the break, every ball in it cut
+    # once under its own name (the balls frozen together in the middle included), and "none" crops
+    # only where no ball is.
+    pytest.importorskip("pooltool", reason="the synth extra is not installed")
+    from cueref.records import GAMES
+    from synth.clip import play
+    from vision.crops import build
+
+    seed = 3000
+    game = str(np.random.default_rng(seed).choice(GAMES))
+    counts = build(tmp_path, range(0), racks=range(seed, seed + 1), val_every=2)
+    racked = {b for b in play(game, 1, seed).segments[0].sim.before if b != "cue"}
+    cut = {k.split("/")[1]: v for k, v in counts.items() if not k.endswith("/none")}
+    assert all(v == 1 for v in cut.values()), counts
+    # (The cue ball may be under the cue stick, aimed.)
+    assert set(cut) - {"cue"} == racked and len(racked) >= 9, (sorted(cut), sorted(racked))
+    assert all(k.startswith("train/") for k in counts)  # one seed: the first of two, not val
+
+
 def test_detect_finds_the_sample_clips_balls(tmp_path):
     pytest.importorskip("pooltool", reason="the synth extra is not installed")
     truth = json.loads((ROOT / "datasets/sample/truth.json").read_text())

@@ -2,6 +2,9 @@
 precision and recall, identification accuracy and confusion, centre error, calibration error and
 frames per second, at 720p and 1080p, measured in one run.
 
+Also each of `racks` games' rack before its break, seen alone: the balls frozen together, a
+stripe in the middle showing little of its colour between its neighbours.
+
 Two ways: single images (`frames` per clip spread over it, each seen alone: the detector is reset
 before each), and a stream (the first `stream_s` seconds of the first `stream_clips` clips, every
 frame at 60 fps: aiming, a break or shot, balls rolling and coming to rest), where the detector
@@ -71,8 +74,42 @@ def _match_fast(obs, streaks, truth, scene):
     return n, found, named
 
 
+RACKS_SEED = HELD_OUT + 100  # the racks' own held-out seeds (after the clips')
+
+
+def _racks(tls: list, w: int, h: int) -> dict:
+    """Each game's rack alone, before its break (`tls`: (seed, game, timeline)): balls frozen
+    among others, a stripe in the middle showing little of its colour. Recall, precision and
+    identities over their balls, and how many racks came out whole (every ball found and named,
+    nothing else)."""
+    from cueref.table import Table
+    from synth.clip import Scene
+    from vision.calibrate import CalibrationError, auto
+    from vision.detect import BallDetector
+
+    T = Table()
+    tp = fn = fp = right = whole = 0
+    confusion: Counter = Counter()
+    for s, game, tl in tls:
+        scene = Scene(tl, w, h, s)
+        t = tl.segments[0].t0 - 0.3
+        try:
+            cal = auto(scene.frame(t - 0.2)[0], T)
+        except CalibrationError:
+            fn += 15
+            continue
+        img, _, truth = scene.frame(t)
+        a, b, c, d = _match(BallDetector(cal, game=game).observe(img), truth, scene, T, [], confusion)
+        tp, fn, fp, right = tp + a, fn + b, fp + c, right + d
+        whole += b == 0 and c == 0 and a == d
+    return {"frames": len(tls), "balls": tp + fn, "recall": round(tp / (tp + fn), 4) if tp + fn else None,
+            "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+            "id_accuracy": round(right / tp, 4) if tp else None, "whole": whole,
+            "confusions": {f"{a}->{b}": v for (a, b), v in confusion.most_common(6)}}
+
+
 def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT,
-        stream_clips: int = 2, stream_s: float = 10.0, stream_rates=(60, 30)) -> dict:
+        stream_clips: int = 2, stream_s: float = 10.0, stream_rates=(60, 30), racks: int = 20) -> dict:
     from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import RESOLUTIONS, Scene, play
@@ -81,6 +118,11 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
 
     T = Table()
     rows = []
+    rack_games = []
+    for k in range(racks):
+        s = RACKS_SEED + k
+        game = str(np.random.default_rng(s).choice(GAMES))
+        rack_games.append((s, game, play(game, 1, s)))
     for res in resolutions:
         w, h = RESOLUTIONS[res]
         tp = fn = fp = 0
@@ -154,8 +196,10 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
                                        "named": round(i_ / f_, 4) if f_ else None}
                             for fps, (n_, f_, i_) in fast.items()},
             },
+            "racks": _racks(rack_games, w, h) if rack_games else None,
         })
     return {"benchmark": "vision", "held_out_seeds": [seed, seed + clips - 1], "frames_per_clip": frames,
+            "racks": {"seeds": [RACKS_SEED, RACKS_SEED + racks - 1], "count": racks},
             "stream": {"clips": min(stream_clips, clips), "seconds": stream_s, "fps": 60}, "rows": rows}
 
 
@@ -174,6 +218,13 @@ def table(result: dict) -> str:
             if bl["balls"]:
                 lines.append(f"{r['resolution'] + ' blurred':>13} {fps} fps stream: {bl['balls']} balls blurred over a radius or "
                              f"more, found {bl['found']}, named right {bl['named']} of those found")
+        rk = r.get("racks")
+        if rk and rk["balls"]:
+            lines.append(f"{r['resolution'] + ' racks':>13} {rk['recall']:>7} {rk['precision']:>7} {rk['id_accuracy']:>7}"
+                         f"   ({rk['frames']} racks before the break, each alone: {rk['balls']} balls, "
+                         f"{rk['whole']} racks whole)" + (("; confused " + ", ".join(f"{k} x{v}" for k, v in
+                                                                                     rk["confusions"].items()))
+                                                         if rk["confusions"] else ""))
         if r["confusions"]:
             lines.append("        most confused (truth->said): " + ", ".join(f"{k} x{v}" for k, v in r["confusions"].items()))
     return "\n".join(lines)

@@ -39,7 +39,7 @@ def cut(img: np.ndarray, u: float, v: float, r: float) -> np.ndarray | None:
 
 def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_shot: int = 0, val_every: int = 5,
           negatives_per_frame: int = 4, resolutions=((1920, 1080), (1280, 720)), rates=(60, 30),
-          progress=None) -> dict[str, int]:
+          racks: range = range(0), progress=None) -> dict[str, int]:
     """Render games from `seeds` and write labelled crops; every `val_every`-th seed goes to val.
 
     Each clip gives `frames_per_seed` frames spread over its three shots (mostly balls at rest)
@@ -53,7 +53,12 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_sho
 
     `moving_per_shot=0` is the shipped model's recipe (models/README.md): frames spread over the
     shots only, at the first rate, each ball cropped at the truth's centre (the end of its
-    exposure); the streaks, the other rates and the moving frames come with `moving_per_shot`."""
+    exposure); the streaks, the other rates and the moving frames come with `moving_per_shot`.
+
+    `racks`: more seeds, each a frame of its game's rack only, before the break: a ball frozen
+    among six others shows only a little of its colour between theirs, and a clip of the spread
+    frames has one such frame (a racked stripe in the middle was read as "none" or as its
+    neighbour: models/README.md)."""
     from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import Scene, play
@@ -64,17 +69,20 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_sho
     counts: dict[str, int] = {}
     streaked = moving_per_shot > 0
     rates_here = rates if streaked else rates[:1]
-    for k, seed in enumerate(seeds):
+    todo = [(seed, False) for seed in seeds] + [(seed, True) for seed in racks]
+    for k, (seed, rack) in enumerate(todo):
         split = "val" if k % val_every == val_every - 1 else "train"
         rng = np.random.default_rng(seed)
         game = str(rng.choice(GAMES))
-        tl = play(game, 3, seed)
+        tl = play(game, 1 if rack else 3, seed)
         w, h = resolutions[k % len(resolutions)]
         fps = rates_here[(k // len(resolutions)) % len(rates_here)]
         scene = Scene(tl, w, h, seed, fps)
         start, end = tl.segments[0].t0 - 1.0, tl.segments[-1].end
         spread = [(float(t), False) for t in np.linspace(start, end, frames_per_seed)]
         moving = [(float(s.t0 + u), True) for s in tl.segments for u in rng.uniform(0.03, 0.5, moving_per_shot)]
+        if rack:
+            spread, moving = [(float(tl.segments[0].t0 - rng.uniform(0.2, 1.0)), False)], []
         loc = None
         for j, (t, only_moving) in enumerate(sorted(spread + moving)):
             img, _, truth = scene.frame(t)
@@ -107,7 +115,7 @@ def build(root: Path, seeds: range, *, frames_per_seed: int = 10, moving_per_sho
                     if crop is not None:
                         _save(root, split, "none", f"s{seed}_f{j}_n{int(cnd.px[0])}_{int(cnd.px[1])}", crop, counts)
         if progress:
-            progress("crops", k + 1, len(seeds))
+            progress("crops", k + 1, len(todo))
     return counts
 
 
