@@ -158,6 +158,41 @@ def test_a_resting_ball_of_an_uncertain_name_does_not_take_the_cue_ball_arriving
     assert np.hypot(*(np.asarray(by_name["cue"].xy[0]) - cue)) < 5.0 and by_name["cue"].xy[-1][0] < 1700.0
 
 
+def test_a_resting_ball_renamed_where_it_lies_does_not_jump_to_a_ball_newly_seen_under_its_old_name():
+    # Seed 11003 through the real detector: the racked 13 was read as the 9 for four seconds and
+    # the 9 itself, in the middle of the rack, was not seen. As the break's cue ball reached the
+    # rack the 9 was found and named, and the 13 read as the 13 on its own spot. The 13's track
+    # (named 9) jumped 99 mm to the 9, and the cue ball's track, unseen that frame, took the 13's
+    # sighting 113 mm from its prediction: the break was lost ("15 balls moved and the cue ball did
+    # not"). A resting track whose spot still holds a sighting stays with it.
+    tr = Tracker(T, FPS)
+    rng = np.random.default_rng(5)
+    thirteen, nine, seven = (1954.0, 664.0), (2053.0, 664.0), (1957.0, 606.0)
+
+    def seen(k, name, xy, probs):
+        return Observation(k, k / FPS, name, probs, (math.nan, math.nan), tuple(np.add(xy, rng.normal(0, 0.4, 2))), 0.5)
+
+    for k in range(120):  # at rest: the 13 read as the 9, the 9 unseen
+        tr.update(k, k / FPS, [seen(k, "9", thirteen, {"9": 0.68, "13": 0.3}), seen(k, "7", seven, {"7": 0.97}),
+                               seen(k, "cue", (1500.0, 560.0), {"cue": 0.99})])
+    for j in range(1, 10):  # the cue ball struck toward the rack at 2.8 m/s
+        k = 120 + j
+        tr.update(k, k / FPS, [seen(k, "9", thirteen, {"9": 0.68, "13": 0.3}), seen(k, "7", seven, {"7": 0.97}),
+                               seen(k, "cue", (1500.0 + 46.0 * j, 560.0), {"cue": 0.95})])
+    k = 130  # the cue ball unseen at the rack; the 9 found, the 13 named on its spot
+    tr.update(k, k / FPS, [seen(k, "13", (1951.0, 668.0), {"13": 0.71, "9": 0.25}), seen(k, "7", seven, {"7": 0.97}),
+                           seen(k, "9", (2054.0, 666.0), {"9": 0.92})])
+    k = 131
+    tr.update(k, k / FPS, [seen(k, "13", (1946.0, 676.0), {"13": 0.6, "9": 0.3}), seen(k, "7", (1948.0, 610.0), {"7": 0.97}),
+                           seen(k, "9", (2055.0, 669.0), {"9": 0.96}), seen(k, "cue", (1976.0, 518.0), {"cue": 0.9})])
+    at_13 = [t_ for t_ in tr.tracks if t_.alive and math.dist(t_.xy[0], thirteen) < 5.0]
+    assert len(at_13) == 1 and math.dist(at_13[0].xy[-1], (1946.0, 676.0)) < 5.0  # stayed with its ball
+    cue = [t_ for t_ in tr.tracks if t_.alive and t_.label()[0] == "cue"]
+    assert len(cue) == 1 and math.dist(cue[0].xy[0], (1500.0, 560.0)) < 5.0  # the cue ball's own track...
+    assert math.dist(cue[0].xy[-1], (1976.0, 518.0)) < 5.0  # ...went on to it
+    assert not any(math.dist(p, (1951.0, 668.0)) < 5.0 for p in cue[0].xy)
+
+
 def test_a_ball_the_detector_names_against_the_classifiers_top_name_votes_as_named():
     # Seed 9001 through the real detector: the racked 9, beside the 1, looked 89 % like the 1 and
     # 6 % like the 9, and the detector named it "9" in every frame (one ball of each number: the

@@ -285,6 +285,13 @@ class Tracker:
             if far.any():
                 cost[far & (ids.foreign() | ids.seen_elsewhere() | ids.moving_elsewhere()
                             | ids.set_down(self._on_table()))] = 1e6
+                # Nor while a sighting still lies on its spot, not surely of a ball rolling there
+                # (the cue ball stunned onto it): that is the ball, under another name. (Seed
+                # 11003 through the real detector: a racked 13 read as the 9 for four seconds,
+                # the 9 itself unseen; as the break reached the rack the 9 was found and named,
+                # the 13's track jumped 99 mm to it, and the cue ball's track, unseen that frame,
+                # took the 13: the break was lost as "15 balls moved and the cue ball did not".)
+                cost[far & self._spot_taken(live, O, ids)[:, None]] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
             nt, no = cost.shape
@@ -336,6 +343,18 @@ class Tracker:
                 tr.ended_t = tr.last_t
                 tr.lifted = True
         self.tracks = [tr for tr in self.tracks if tr.hits >= 0]
+
+    @staticmethod
+    def _spot_taken(live: list[Track], O: np.ndarray, ids: _Identities) -> np.ndarray:
+        """Per live track: at rest, with a sighting this frame within `REST_MATCH_MM` of its
+        anchor that does not surely (`FOREIGN_P`) name a ball whose own track is rolling."""
+        rolling = np.zeros(len(NAMES), bool)
+        rolling[ids.name[(ids.name >= 0) & ids.moving]] = True
+        arriving = (ids.ball >= 0) & (ids.p >= FOREIGN_P)
+        arriving[arriving] &= rolling[ids.ball[arriving]]
+        A = np.array([tr.anchor for tr in live], float).reshape(-1, 2)
+        near = np.hypot(A[:, None, 0] - O[None, :, 0], A[:, None, 1] - O[None, :, 1]) <= REST_MATCH_MM
+        return ~ids.moving & (near & ~arriving[None, :]).any(axis=1)
 
     def _on_table(self) -> np.ndarray:
         """Per name (NAMES), whether a track surely of that name is on the table: seen, or
