@@ -77,7 +77,7 @@ class ShotReconstructor:
         if self.episode is not None:
             # A ball that appears during a shot (the cue ball brought back for ball in hand) is
             # not part of it; it opens its own episode once this one closes.
-            active = [tr for tr in active if tr.born_t <= self.episode.start_t + BORN_SLACK_S]
+            active = [tr for tr in active if self._belongs(tr, self.episode)]
         if self.episode is not None:
             split = self._new_strike(self.episode, t)
             if split is not None:
@@ -115,6 +115,21 @@ class ShotReconstructor:
             return []
         self.records.append(rec)
         return [rec]
+
+    def _belongs(self, tr: Track, ep: Episode) -> bool:
+        """Whether a track is one of the episode's balls: born before it or just after it began,
+        or born inside a cluster of balls that rested there when it began, touching two or more
+        of them (a racked ball the detector had not picked out until the break moved the rack:
+        seed 11003's 9, in the middle of a straight-pool rack). Not a ball that appears anywhere
+        else during a shot (the cue ball brought back for ball in hand)."""
+        return tr.born_t <= ep.start_t + BORN_SLACK_S or self._born_in_cluster(tr, ep)
+
+    def _born_in_cluster(self, tr: Track, ep: Episode) -> bool:
+        """First seen touching two or more balls that rested there when the episode began."""
+        reach = 1.2 * self.table.ball_diameter_mm
+        first = np.asarray(tr.xy[0], float)
+        return sum(1 for o in ep.tracks_at_start if o is not tr
+                   and float(np.hypot(*(o.anchor_before(ep.start_t) - first))) < reach) >= 2
 
     def _shots(self) -> int:
         return self.prior_shots + sum(1 for r in self.records if r["kind"] == "shot")
@@ -200,7 +215,7 @@ class ShotReconstructor:
         # have been out of sight a while (a player over them) unless found pocketed.
         tracks = [tr for tr in self.tracker.tracks if tr.confirmed and tr.hits >= 0 and not tr.gone and
                   (tr.alive or tr.lifted or (tr.ended_t is not None and tr.ended_t >= w0)) and
-                  tr.born_t <= ep.start_t + BORN_SLACK_S]
+                  self._belongs(tr, ep)]
         moved = [tr for tr in tracks if any(tr.traw[m[0]] >= w0 for m in tr.motions) or
                  (tr.born_t >= ep.start_t - 0.05 and len(tr.motions))]
         if not moved:
@@ -329,6 +344,13 @@ class ShotReconstructor:
                 p = tr.anchor_before(t0 - 1.0 / self.fps)
                 before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
                 pos_err[name] = round(self._pos_err(tr), 2)
+            elif tr.born_t > ep.start_t + BORN_SLACK_S and self._born_in_cluster(tr, ep):
+                # Unseen among frozen balls until they moved: it lay about where it was first
+                # seen (no surer than the way it had moved by then: its first step's length).
+                p = np.asarray(tr.xy[0])
+                before[name] = [round(float(p[0]), 1), round(float(p[1]), 1)]
+                step = float(np.hypot(*(np.asarray(tr.xy[1]) - p))) if len(tr.xy) > 1 else 0.0
+                pos_err[name] = round(max(self._pos_err(tr), step), 2)
             if name in before and name not in gone and (tr.ended_t is None or tr.ended_t > t_end or tr.lifted
                                                           or tr.moving):
                 p = self._settled(tr, t_end) if (tr.ended_t is None or tr.lifted) else np.asarray(tr.xy[-1])
