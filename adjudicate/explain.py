@@ -1,6 +1,7 @@
 """One readable line per ruling: who shot, what happened, the call and the article."""
 from __future__ import annotations
 
+from adjudicate.facts import read_shot
 from adjudicate.model import LagRuling, Ruling
 from cueref.records import LagRecord, ShotRecord
 
@@ -13,7 +14,7 @@ def explain(ruling: Ruling | LagRuling, record: ShotRecord | LagRecord) -> str:
         return _lag(ruling)
     r = ruling
     what = []
-    first = [e for e in record.events if e.type == "collision" and "cue" in e.balls]
+    first = read_shot(record).first  # (a contact that `follows` another is not first)
     if first:
         what.append(f"cue ball hit the {first[0].other('cue')} first")
     else:

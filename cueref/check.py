@@ -13,10 +13,10 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adjudicate.facts import simultaneous
+from adjudicate.facts import read_shot, simultaneous
 from cueref.keyframes import crop, strip
 from cueref.pipeline import MediaError, Observer, decoded, observed, video_info
-from cueref.records import Event, new_header, parse_entry, parse_header
+from cueref.records import Event, ShotRecord, new_header, parse_entry, parse_header
 from cueref.referee import Referee
 from cueref.report import card, position_at
 from cueref.review import clock
@@ -86,22 +86,26 @@ def context_referee(game: str, table: Table, players, log: Path | None, before_t
 def doubts(rec: dict, header) -> list[str]:
     """Where the measurements cannot order two events, the reading the rules prescribe."""
     entry = parse_entry(rec, header)
-    ev = list(entry.events)
+    if not isinstance(entry, ShotRecord):
+        return []
+    facts = read_shot(entry)
     out = []
-    cue_hits = sorted((e for e in ev if e.type == "collision" and "cue" in e.balls), key=lambda e: e.t)
-    if len(cue_hits) >= 2:
-        a = cue_hits[0]
-        for b in cue_hits[1:]:
-            if simultaneous(a, b) and a.other("cue") != b.other("cue"):
+    # The contacts that may have been first: the adjudicator's (a contact the path shows came
+    # after another, `follows`, is not one of them).
+    first = facts.first
+    if len(first) >= 2:
+        a = first[0]
+        for b in first[1:]:
+            if a.other("cue") != b.other("cue"):
                 out.append(
                     f"the cue ball's contacts with the {a.other('cue')} ({_ms(a)}) and the {b.other('cue')} "
                     f"({_ms(b)}) are closer than their uncertainty: which came first cannot be told, so the "
                     "ruling takes the one in the shooter's favour as first (WPA 3.2; Reg 25: when the referee "
                     "cannot decide whether a foul happened, the shot is legal)")
-    if cue_hits:
-        a = cue_hits[0]
-        for c in ev:
-            if c.type == "cushion" and c.t <= a.t + a.t_err + c.t_err and simultaneous(a, c):
+    if first:
+        a = first[0]
+        for c in facts.cushions:
+            if c.t <= a.t + a.t_err + c.t_err and simultaneous(a, c):
                 out.append(
                     f"the {c.ball} reached the {c.rail} rail ({_ms(c)}) at a time the first contact ({_ms(a)}) "
                     "cannot be told from: the contact is deemed first and the rail after it (WPA 3.3)")

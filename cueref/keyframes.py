@@ -12,6 +12,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from cueref.records import first_contact_event
+
 
 def crop(img: np.ndarray, centre_px, half: int, out: np.ndarray | None = None) -> np.ndarray:
     """A (2·half)² window of `img` centred on `centre_px`, padded black past the edges; written
@@ -44,14 +46,6 @@ def strip(crops: list[tuple[str, np.ndarray]], height: int = 200) -> np.ndarray:
     return np.hstack(tiles[:-1]) if tiles else np.zeros((height, height, 3), np.uint8)
 
 
-def first_contact(rec: dict) -> dict | None:
-    """The cue ball's first contact event of a shot record (a lag has none)."""
-    if rec.get("kind") != "shot":
-        return None
-    hits = [e for e in rec.get("events", []) if e["type"] == "collision" and "cue" in e["balls"]]
-    return min(hits, key=lambda e: e["t"]) if hits else None
-
-
 class CueCrops:
     """Per frame, a crop around the cue ball (the surest 'cue' observation), for `keep_s`."""
 
@@ -82,7 +76,7 @@ class CueCrops:
     def contact_strip(self, rec: dict) -> np.ndarray | None:
         """The frames before, at and after the first contact of a shot, or None (no contact, or
         its frames already dropped)."""
-        e = first_contact(rec)
+        e = first_contact_event(rec)
         if e is None:
             return None
         tc = rec["t0"] + e["t"]

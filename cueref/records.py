@@ -309,6 +309,20 @@ def _pos_err(v: Any, names, path="pos_err") -> dict[str, float]:
 
 # --- entries --------------------------------------------------------------------------------------
 
+def first_contact_event(rec: dict) -> dict | None:
+    """The cue ball's first contact of a shot record as decoded JSON (a lag has none): its
+    earliest collision that does not `follow` another of its collisions in the record. A
+    contact the path shows came after another is not first however close their times; the
+    adjudicator reads a shot the same way (`adjudicate/facts.py`), and so must the report's key
+    frames and the benchmark."""
+    if rec.get("kind", "shot") != "shot":
+        return None
+    hits = [e for e in rec.get("events", []) if e["type"] == "collision" and "cue" in e["balls"]]
+    pairs = {frozenset(e["balls"]) for e in hits}
+    first = [e for e in hits if not e.get("follows") or frozenset(e["follows"]) not in pairs] or hits
+    return min(first, key=lambda e: e["t"]) if first else None
+
+
 def new_header(game: str, table: Table, players=("A", "B"), breaker: str | None = None) -> dict:
     """A game log's header line (the breaker left out: the lag, or the first shot, decides)."""
     header = {"schema": SCHEMA, "game": game, "players": list(players),

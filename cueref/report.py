@@ -12,7 +12,7 @@ import html
 import json
 from pathlib import Path
 
-from cueref.keyframes import first_contact
+from cueref.records import first_contact_event
 from cueref.table import POCKETS, Table
 
 # Ball colours (the usual set; 9–15 are the stripes of 1–7).
@@ -120,7 +120,7 @@ def card(anchor: str, e: dict, r: dict, table: Table, folder: Path, entry_no: in
     for n in r.get("notes", []) + r.get("warnings", []) + e.get("notes", []):
         why.append(f"note: {n}")
     kf = folder / "keyframes" / f"{entry_no:04d}-contact.jpg"
-    contact = first_contact(e)
+    contact = first_contact_event(e)
     pic = ""
     if kf.exists():
         pic = (f"<img class=kf src='keyframes/{kf.name}' alt='frames around the first contact'>"

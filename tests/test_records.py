@@ -63,6 +63,22 @@ def test_a_collision_may_say_which_contact_it_follows():
     assert [e.follows for e in rec.events if e.type == "collision"] == [None, ("cue", "1")]
 
 
+def test_the_first_contact_of_a_record_is_not_one_that_follows_another_of_the_cue_balls():
+    # WPA 3.2 as adjudicate/facts.py reads it: a contact the path shows came after another is not
+    # first, however its time compares (seed 16000's cue ball: the 15 timed 7 ms before the 4
+    # it came off). The report's key frames and the benchmark read the record the same way.
+    from cueref.records import first_contact_event
+
+    s = good()
+    s["events"].insert(1, {"t": 0.293, "type": "collision", "balls": ["cue", "9"], "t_err": 0.011,
+                           "follows": ["cue", "1"]})
+    assert first_contact_event(s)["balls"] == ["cue", "1"]
+    s["events"][1]["follows"] = ["cue", "5"]  # following a contact the record does not hold: by time
+    assert first_contact_event(s)["balls"] == ["cue", "9"]
+    assert first_contact_event(dict(s, kind="lag")) is None
+    assert first_contact_event(shot(BEFORE, [strike(), stop(3.0)], t0=0.0)) is None
+
+
 def test_a_ball_the_game_does_not_have_is_refused():
     s = shot({"cue": (400, 600), "12": (1500, 600)}, [strike(), stop()], t0=0.0)
     with pytest.raises(RecordError, match="unknown ball '12'") as e:

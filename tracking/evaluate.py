@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from adjudicate.engine import new_game, step
-from cueref.records import RecordError, parse_entry, parse_header
+from cueref.records import RecordError, first_contact_event, parse_entry, parse_header
 
 EVENT_TYPES = ("strike", "collision", "cushion", "pocket", "off_table", "cross", "airborne", "disturbed", "stop")
 MATCH_S = 0.3
@@ -69,21 +69,20 @@ def match_events(truth: list[dict], ours: list[dict]) -> tuple[list[tuple[dict, 
 
 
 def first_contact(rec: dict) -> str | None:
-    for e in sorted(rec["events"], key=lambda e: e["t"]):
-        if e["type"] == "collision" and "cue" in e["balls"]:
-            return next(b for b in e["balls"] if b != "cue")
-    return None
+    """The ball of the cue ball's first contact (`first_contact_event`: as the adjudicator reads it)."""
+    e = first_contact_event(rec)
+    return next(b for b in e["balls"] if b != "cue") if e is not None else None
 
 
 def said_tie(truth: dict, ours: dict) -> bool:
     """Our first contact is not the truth's, but the record says the truth's first ball was met
     too close to ours to be told apart (their times within the sum of their `t_err`: the
     contract's simultaneous, WPA 3.2), and in the truth the two were indeed that close."""
-    hits = sorted((e for e in ours["events"] if e["type"] == "collision" and "cue" in e["balls"]), key=lambda e: e["t"])
-    if not hits:
+    hits = [e for e in ours["events"] if e["type"] == "collision" and "cue" in e["balls"]]
+    f = first_contact_event(ours)
+    if f is None:
         return False
     other = {id(e): next(b for b in e["balls"] if b != "cue") for e in hits}
-    f = hits[0]
     t_first = first_contact(truth)
     tie = next((e for e in hits if other[id(e)] == t_first and abs(e["t"] - f["t"]) <= e.get("t_err", 0.0) + f.get("t_err", 0.0)), None)
     if tie is None:
