@@ -569,6 +569,34 @@ def test_a_ball_seen_over_the_rail_then_gone_by_a_corner_left_the_table_not_into
     assert gone == [("off_table", "1")], shot["events"]
 
 
+def test_a_ball_rolling_past_a_side_pocket_off_the_cushion_unseen_in_front_of_its_mouth_is_not_pocketed():
+    # Seed 11001 through the real detector: the black 8 rolled past the right side pocket 20 mm
+    # off the cushion at 0.25 m/s, parallel to it, and was not seen for 0.5 s in front of the
+    # pocket's dark mouth (a candidate there must show a lit part). Unseen longer than a rattle
+    # "in the mouth, heading in", it was called pocketed. It could not drop: its centre never
+    # neared the nose line, and it moved along the rail, not toward it (WPA 2.2 needs a ball in).
+    W, mid = T.width_mm, T.length_mm / 2
+    y = W - T.R - 20.0
+    cue0, eight0 = np.array([700.0, y]), np.array([1000.0, y])
+    t_s, v0 = 1.0, 1000.0
+    t_c = t_s + (eight0[0] - T.ball_diameter_mm - cue0[0]) / v0
+    v1, dec = 470.0, 235.0  # the 8 rolls 470 mm, to x = 1470, past the mouth at x = 1270
+
+    def seen(t):
+        balls = [("9", (1500.0, 300.0))]
+        cue = cue0 + (min(t, t_c) - t_s) * v0 * np.array([1.0, 0.0]) if t > t_s else cue0
+        tau = min(max(t - t_c, 0.0), v1 / dec)
+        x8 = eight0[0] + v1 * tau - 0.5 * dec * tau * tau
+        hidden = mid - 70.0 <= x8 <= mid + 60.0
+        return balls + [("cue", cue)] + ([] if hidden else [("8", (x8, y))])
+
+    rec = _observed(seen, 6.0, 11001)
+    shots = [r for r in rec.records if r["kind"] == "shot"]
+    assert len(shots) == 1, (rec.records, rec.skipped)
+    assert not [e for e in shots[0]["events"] if e["type"] == "pocket"], shots[0]["events"]
+    assert math.dist(shots[0]["after"]["8"], (1470.0, y)) < 5.0
+
+
 def test_a_scratch_is_a_shot_though_a_hand_lifts_the_cue_ball_out_of_the_pocket_at_once():
     # Seed 16003 (pooltool): the cue ball, struck straight into the head-right pocket, was seen
     # again 0.5 s later 120 mm from it (a hand taking it out) and carried across the table for
