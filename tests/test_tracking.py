@@ -193,6 +193,23 @@ def test_a_resting_ball_renamed_where_it_lies_does_not_jump_to_a_ball_newly_seen
     assert not any(math.dist(p, (1951.0, 668.0)) < 5.0 for p in cue[0].xy)
 
 
+def test_a_ball_racked_by_hand_on_a_resting_balls_spot_does_not_keep_that_balls_track_there():
+    # Seed 16012 (ten-ball): the last rack's 10 had stopped on the apex spot, and the new rack
+    # put the 1 there and the 10 99 mm behind it, in a frame. The 10's track must go with the
+    # 10 (surely named) and the 1 start a track of its own: a sighting on a resting ball's
+    # spot that surely names another ball is that ball, not this one renamed (unlike seed
+    # 11003's unsure 13: `test_a_resting_ball_renamed_where_it_lies_...`).
+    tr = Tracker(T, FPS)
+    rng = np.random.default_rng(7)
+    apex, middle, nine = (1905.0, 635.0), (2004.0, 635.0), (800.0, 300.0)
+    for k in range(120):
+        where = {"10": apex, "9": nine} if k < 60 else {"1": apex, "10": middle, "9": nine}
+        tr.update(k, k / FPS, [_obs(k, b, np.add(xy, rng.normal(0, 0.4, 2))) for b, xy in where.items()])
+    held = {t_.label()[0]: t_ for t_ in tr.tracks if t_.alive and t_.confirmed}
+    assert math.dist(held["10"].position(), middle) < 5.0 and math.dist(held["10"].xy[0], apex) < 5.0
+    assert math.dist(held["1"].position(), apex) < 5.0 and math.dist(held["1"].xy[0], apex) < 5.0
+
+
 def test_a_break_whose_racked_ball_was_unseen_until_it_is_one_shot_to_the_last_ball_stopping():
     # Seed 11003 through the real detector (straight pool's opening break): the racked 13 read
     # as the 9 for four seconds and the 9, in the middle of the rack, unseen until the break

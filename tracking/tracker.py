@@ -349,14 +349,19 @@ class Tracker:
     @staticmethod
     def _spot_taken(live: list[Track], O: np.ndarray, ids: _Identities) -> np.ndarray:
         """Per live track: at rest, with a sighting this frame within `REST_MATCH_MM` of its
-        anchor that does not surely (`FOREIGN_P`) name a ball whose own track is rolling."""
+        anchor that is not surely another ball: not named another ball at `RESCUE_P` (a ball set
+        there by hand: seed 16012's rack, the 1 racked on the spot where the last rack's 10 had
+        stopped, its track then sent to the 10 racked 99 mm away), nor at `FOREIGN_P` a ball
+        whose own track is rolling (the cue ball stunned onto the spot of the ball it hit)."""
         rolling = np.zeros(len(NAMES), bool)
         rolling[ids.name[(ids.name >= 0) & ids.moving]] = True
+        other = (ids.ball[None, :] >= 0) & (ids.ball[None, :] != ids.name[:, None])
         arriving = (ids.ball >= 0) & (ids.p >= FOREIGN_P)
         arriving[arriving] &= rolling[ids.ball[arriving]]
+        sure = other & ((ids.p >= RESCUE_P)[None, :] | arriving[None, :])
         A = np.array([tr.anchor for tr in live], float).reshape(-1, 2)
         near = np.hypot(A[:, None, 0] - O[None, :, 0], A[:, None, 1] - O[None, :, 1]) <= REST_MATCH_MM
-        return ~ids.moving & (near & ~arriving[None, :]).any(axis=1)
+        return ~ids.moving & (near & ~sure).any(axis=1)
 
     def _on_table(self) -> np.ndarray:
         """Per name (NAMES), whether a track surely of that name is on the table: seen, or
