@@ -287,12 +287,12 @@ class Tracker:
             if far.any():
                 cost[far & (ids.foreign() | ids.seen_elsewhere() | ids.moving_elsewhere()
                             | ids.set_down(self._on_table()))] = 1e6
-                # Nor while a sighting still lies on its spot, not surely of a ball rolling there
-                # (the cue ball stunned onto it): that is the ball, under another name. (Seed
-                # 11003 through the real detector: a racked 13 read as the 9 for four seconds,
-                # the 9 itself unseen; as the break reached the rack the 9 was found and named,
-                # the 13's track jumped 99 mm to it, and the cue ball's track, unseen that frame,
-                # took the 13: the break was lost as "15 balls moved and the cue ball did not".)
+                # Nor while a sighting still lies on its spot that is not surely another ball
+                # (`_spot_taken`): that is the ball, under another name. (Seed 11003 through the
+                # real detector: a racked 13 read as the 9 for four seconds, the 9 itself unseen;
+                # as the break reached the rack the 9 was found and named, the 13's track jumped
+                # 99 mm to it, and the cue ball's track, unseen that frame, took the 13: the
+                # break was lost as "15 balls moved and the cue ball did not".)
                 cost[far & self._spot_taken(live, O, ids)[:, None]] = 1e6
             # Either side may stay unmatched at a price (a track unseen, a new track born), so
             # that no pair is forced together just to complete the assignment.
