@@ -91,6 +91,12 @@ def _obs(frame, name, xy, sigma=0.5, p=0.97):
                        (float(xy[0]), float(xy[1])), sigma)
 
 
+def _seen(rng, k, name, xy, probs):
+    """An observation at frame k labelled `name` with the classifier's `probs`, its centre `xy`
+    with 0.4 mm of noise per axis (sigma 0.5 mm)."""
+    return Observation(k, k / FPS, name, probs, (math.nan, math.nan), tuple(np.add(xy, rng.normal(0, 0.4, 2))), 0.5)
+
+
 def test_identity_keeps_two_balls_apart_when_their_paths_cross():
     # The 3 and the 7 cross 20 mm apart at 1.5 m/s: nearest-neighbour alone would swap them.
     tr = Tracker(T, FPS)
@@ -135,7 +141,7 @@ def test_a_resting_ball_of_an_uncertain_name_does_not_take_the_cue_ball_arriving
     nine, six, cue = (1903.0, 634.0), (1954.0, 664.0), (312.0, 694.0)
 
     def seen(k, name, xy, probs):
-        return Observation(k, k / FPS, name, probs, (math.nan, math.nan), tuple(np.add(xy, rng.normal(0, 0.4, 2))), 0.5)
+        return _seen(rng, k, name, xy, probs)
 
     for k in range(60):  # at rest before the break
         tr.update(k, k / FPS, [seen(k, "9", nine, {"9": 0.5, "1": 0.45}), seen(k, "6", six, {"6": 0.98}),
@@ -170,7 +176,7 @@ def test_a_resting_ball_renamed_where_it_lies_does_not_jump_to_a_ball_newly_seen
     thirteen, nine, seven = (1954.0, 664.0), (2053.0, 664.0), (1957.0, 606.0)
 
     def seen(k, name, xy, probs):
-        return Observation(k, k / FPS, name, probs, (math.nan, math.nan), tuple(np.add(xy, rng.normal(0, 0.4, 2))), 0.5)
+        return _seen(rng, k, name, xy, probs)
 
     for k in range(120):  # at rest: the 13 read as the 9, the 9 unseen
         tr.update(k, k / FPS, [seen(k, "9", thirteen, {"9": 0.68, "13": 0.3}), seen(k, "7", seven, {"7": 0.97}),
