@@ -1765,7 +1765,13 @@ def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, w
                 by: Path | None = None) -> bool:
     """Whether ball q, met at t_hit (by ball `by`, if known), was set moving: moving three frames
     on, or started within `within` frames (a slow ball deep in a rack starts late), or passed the
-    blow on to a ball frozen to it. A ball the cue ball passes over in the air stays put."""
+    blow on to a ball frozen to it, or vanished from its rest then to be seen far on (a fast ball
+    whose streak the detector did not take for a ball: seed 11003's 8 through the real detector,
+    unseen for ten frames and found 600 mm on). A ball the cue ball passes over in the air
+    stays put."""
+    flight = _unseen_flight(q, D, dt)
+    if flight is not None and flight[0] - 2 * dt <= t_hit <= flight[1]:
+        return True
     return q.motion_at(t_hit + 3 * dt) is not None or any(
         t_hit - 2 * dt <= t_on <= t_hit + within * dt for t_on, _ in (q.onsets or {}).values()) or \
         _passed_on(q, t_hit, paths, D, dt, by)
