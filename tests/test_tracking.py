@@ -261,6 +261,27 @@ def test_a_struck_ball_unseen_then_found_far_on_named_unsurely_is_the_ball_that_
     assert math.dist(shot["after"]["8"], (1289.2, 143.7)) < 5.0
 
 
+def test_a_ball_hanging_in_the_jaws_knocked_in_was_met_by_the_ball_that_knocked_it():
+    # Seed 12004 through the real detector (straight pool): the 15 came to rest in the
+    # foot-right jaws mid-shot; 1 s later the 12, rolling at 0.3 m/s, knocked it in (the physics:
+    # contact at 39.9829 s, the drop at 40.0282 s). The 15 was seen to move 7 mm in two frames and
+    # was gone: it was pocketed, but by no ball (it had moved before in the shot, so the rule for
+    # a resting ball that vanishes as a ball reaches it did not look at it).
+    rec, fps, truth = _replay("knocked-in-from-the-jaws-seed12004.json")
+    shots = [r for r in rec.records if r["kind"] == "shot"]
+    assert len(shots) == 1 and abs(shots[0]["t0"] - truth["t0"]) < 2 / fps, [(r["kind"], r["t0"]) for r in rec.records]
+    shot = shots[0]
+    assert first_contact(shot) == truth["first_contact"]
+    ((ball, pocket, t_drop),) = truth["pocketed"]
+    (drop,) = [e for e in shot["events"] if e["type"] == "pocket"]
+    assert (drop["ball"], drop["pocket"]) == (ball, pocket)
+    assert abs(shot["t0"] + drop["t"] - t_drop) <= max(2 * drop["t_err"], 1 / fps)
+    hits = [e for e in shot["events"] if e["type"] == "collision" and "15" in e["balls"]
+            and abs(shot["t0"] + e["t"] - 39.9829) < 0.2]
+    assert [sorted(e["balls"]) for e in hits] == [["12", "15"]], hits
+    assert abs(shot["t0"] + hits[0]["t"] - 39.9829) <= 2 * hits[0]["t_err"]
+
+
 def test_a_ball_the_detector_names_against_the_classifiers_top_name_votes_as_named():
     # Seed 9001 through the real detector: the racked 9, beside the 1, looked 89 % like the 1 and
     # 6 % like the 9, and the detector named it "9" in every frame (one ball of each number: the

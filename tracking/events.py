@@ -38,6 +38,7 @@ DISTURB_MIN_MM = 5.0
 # may be off by half of it times the gap squared).
 UNSEEN_GAP_FRAMES = 3.5
 UNSEEN_DECEL_MM_S2 = 5000.0
+VANISHED_S = 0.3  # a ball at rest unseen this long before the shot's last sighting is gone (as `Path.vanished`)
 # Two moving balls touched when the blow along their line of centres (`_blow`) is this many
 # sigmas; the floor (mm/s) covers what a straight line over four frames misses (the slowdown, swerve).
 BLOW_SIGMAS = 3.0
@@ -457,10 +458,22 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         add_collision(p.name, q.name, t_c, e_c)
 
     # --- a resting ball that vanished as a ball reached it: hit into a pocket between frames ---
+    seen_until = max((float(q.traw[-1]) for q in paths if len(q.traw)), default=-math.inf)
     for p in paths:
-        if not p.vanished or p.motions or p.rest is None or not len(p.traw):
-            continue
-        off = np.hypot(*(p.xy - p.rest).T) > np.maximum(5.0, 3.0 * p.s)
+        if p.vanished and not p.motions and p.rest is not None and len(p.traw):
+            b, pos = 0, p.rest
+        else:
+            # Or one that came to rest in a pocket's jaws during the shot and vanished from there
+            # (seed 12004 through the real detector: the 15, hanging in the foot-right jaws, hit
+            # in by the 12 at 0.3 m/s; it moved 7 mm in two frames, then dropped).
+            b = p.motions[-1][1] if p.motions and not p.ended else None
+            if b is None or len(p.traw) - b < 3 or p.traw[-1] > seen_until - VANISHED_S:
+                continue
+            pos = np.median(p.xy[b:], axis=0)
+            if table.nearest_pocket(tuple(pos), 130.0) is None:
+                continue
+        off = np.hypot(*(p.xy - pos).T) > np.maximum(5.0, 3.0 * p.s)
+        off[:b] = True
         if off.all():
             continue
         # Last seen at rest; or seen once on its way, the frame after. (A sample far off later on
@@ -473,7 +486,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             t_v = float(p.traw[i]) - 0.5 * dt
         # (A ball that met another just before is judged by its path since: seed 7015's cue ball,
         # into the 15, whose line before "reached" the 12 behind it, which the 15 sent in.)
-        partners = _partners(p, p.rest, t_v, onsets, paths, D, dt, window=3.0, slack=10.0, met=pairs)
+        partners = _partners(p, pos, t_v, onsets, paths, D, dt, window=3.0, slack=10.0, met=pairs)
         if partners:
             for q, q_on in partners:
                 # (Not before the partner itself started, when it was set off then.)
@@ -481,8 +494,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
         else:
             # Hit through a ball frozen to it, which passed the blow on and hardly moved (seed
             # 14014: the cue ball into the 2, the 6 beside it at the corner gone in a frame).
-            chain = _through_frozen(p, p.rest, t_v, onsets, paths, D, dt)
-            struck = _struck_into(p, t_v, strikes, by, paths, D, dt) if chain is None else None
+            chain = _through_frozen(p, pos, t_v, onsets, paths, D, dt) if b == 0 else None
+            struck = _struck_into(p, t_v, strikes, by, paths, D, dt) if chain is None and b == 0 else None
             if chain is not None:
                 q, r = chain
                 add_collision(q.name, r.name, t_v - dt, dt)
