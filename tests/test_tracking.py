@@ -2075,6 +2075,19 @@ def test_a_ball_sent_in_by_the_struck_ball_is_met_by_it_and_after_it():
     assert sent[0] >= _cue_hits(shot)[0][0]
 
 
+def test_a_ball_frozen_to_a_cushion_hit_into_it_is_met_once():
+    # Seed 8011 (pooltool): the cue ball met the 3, resting 0.5 mm off the left cushion, which
+    # took the blow with it; the physics has one contact. The cue ball came away off the line of
+    # centres, which between two balls alone means a second contact (the 3 back off the
+    # cushion into it: `_rebound_hit`), so one was added 0.5 ms after the first.
+    rec, fps, truth = _replay("hit-into-a-cushion-it-touches-seed8011.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot")
+    got = sorted((sorted(e["balls"]), shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "collision")
+    want = sorted(truth["collisions"])
+    assert [b for b, _ in got] == [b for b, _ in want], got
+    assert all(abs(t - t_true) <= 1 / fps for (_, t), (_, t_true) in zip(got, want)), (got, want)
+
+
 def test_a_ball_frozen_to_two_that_the_cue_ball_runs_into_is_its_second_contact():
     # Seed 15008: after grazing the 1, the cue ball met the 5, frozen to the 11 and 6 mm from the
     # 2 (a cluster's ball, whose contact would be taken for one set off through them), its
