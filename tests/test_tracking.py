@@ -264,10 +264,7 @@ def test_a_struck_ball_whose_blur_was_first_taken_for_another_ball_is_the_ball_t
     # met was called disturbed.
     shot, fps, truth = _the_one_shot("struck-ball-first-taken-for-the-cue-ball-seed13001.json")
     assert first_contact(shot) == truth["first_contact"]
-    ((ball, pocket, t_drop),) = truth["pocketed"]
-    (drop,) = [e for e in shot["events"] if e["type"] == "pocket"]
-    assert (drop["ball"], drop["pocket"]) == (ball, pocket)
-    assert abs(shot["t0"] + drop["t"] - t_drop) <= max(2 * drop["t_err"], 1 / fps)
+    _dropped_as_in_the_physics(shot, fps, truth)
     assert not [e for e in shot["events"] if e["type"] == "disturbed"]
     # The physics: the 8 met the 4 at 62.5927 s.
     hits = [shot["t0"] + e["t"] for e in shot["events"] if e["type"] == "collision" and sorted(e["balls"]) == ["4", "8"]]
@@ -282,10 +279,7 @@ def test_a_ball_hanging_in_the_jaws_knocked_in_was_met_by_the_ball_that_knocked_
     # a resting ball that vanishes as a ball reaches it did not look at it).
     shot, fps, truth = _the_one_shot("knocked-in-from-the-jaws-seed12004.json")
     assert first_contact(shot) == truth["first_contact"]
-    ((ball, pocket, t_drop),) = truth["pocketed"]
-    (drop,) = [e for e in shot["events"] if e["type"] == "pocket"]
-    assert (drop["ball"], drop["pocket"]) == (ball, pocket)
-    assert abs(shot["t0"] + drop["t"] - t_drop) <= max(2 * drop["t_err"], 1 / fps)
+    _dropped_as_in_the_physics(shot, fps, truth)
     hits = [e for e in shot["events"] if e["type"] == "collision" and "15" in e["balls"]
             and abs(shot["t0"] + e["t"] - 39.9829) < 0.2]
     assert [sorted(e["balls"]) for e in hits] == [["12", "15"]], hits
@@ -1348,6 +1342,15 @@ def _the_one_shot(name: str):
     shots = [r for r in rec.records if r["kind"] == "shot"]
     assert len(shots) == 1 and abs(shots[0]["t0"] - truth["t0"]) < 2 / fps, [(r["kind"], r["t0"]) for r in rec.records]
     return shots[0], fps, truth
+
+
+def _dropped_as_in_the_physics(shot: dict, fps: float, truth: dict) -> None:
+    """The shot's one pocketed ball is the physics' one (`truth["pocketed"]`): the ball, the
+    pocket, and the time within twice its `t_err` (or a frame)."""
+    ((ball, pocket, t_drop),) = truth["pocketed"]
+    (drop,) = [e for e in shot["events"] if e["type"] == "pocket"]
+    assert (drop["ball"], drop["pocket"]) == (ball, pocket)
+    assert abs(shot["t0"] + drop["t"] - t_drop) <= max(2 * drop["t_err"], 1 / fps)
 
 
 def _fixture(name: str):
