@@ -55,7 +55,7 @@ STRIKE_MAX_MM_S = 15000.0
 RESCUE_P = 0.95  # a label this sure may move a track across the table
 HIDDEN_RENAME_S = 0.5  # unseen this long at rest, a track's ball may have been swapped by hand
 RENAME_KEEP_VOTES = 30  # then its old votes count as this many (half a second's at 60 fps)
-ADOPT_S = 0.5  # a new track whose name was not yet sure when confirmed may still be adopted this long after its birth
+ADOPT_S = 0.5  # a new track not adopted when confirmed may be, this long after its birth, once its sure name is another
 
 
 @dataclass
