@@ -2,6 +2,7 @@
 physics that made them — events, first contacts, pockets, positions and, through the adjudicator,
 the rulings. Observations come from synth/observe.py (the detector's kinds of error, seeded)."""
 import copy
+import functools
 import json
 import math
 import os
@@ -140,8 +141,7 @@ def test_a_resting_ball_of_an_uncertain_name_does_not_take_the_cue_ball_arriving
     rng = np.random.default_rng(2)
     nine, six, cue = (1903.0, 634.0), (1954.0, 664.0), (312.0, 694.0)
 
-    def seen(k, name, xy, probs):
-        return _seen(rng, k, name, xy, probs)
+    seen = functools.partial(_seen, rng)
 
     for k in range(60):  # at rest before the break
         tr.update(k, k / FPS, [seen(k, "9", nine, {"9": 0.5, "1": 0.45}), seen(k, "6", six, {"6": 0.98}),
@@ -175,8 +175,7 @@ def test_a_resting_ball_renamed_where_it_lies_does_not_jump_to_a_ball_newly_seen
     rng = np.random.default_rng(5)
     thirteen, nine, seven = (1954.0, 664.0), (2053.0, 664.0), (1957.0, 606.0)
 
-    def seen(k, name, xy, probs):
-        return _seen(rng, k, name, xy, probs)
+    seen = functools.partial(_seen, rng)
 
     for k in range(120):  # at rest: the 13 read as the 9, the 9 unseen
         tr.update(k, k / FPS, [seen(k, "9", thirteen, {"9": 0.68, "13": 0.3}), seen(k, "7", seven, {"7": 0.97}),

@@ -23,7 +23,8 @@ import numpy as np
 
 from cueref.table import Table, segment_distances
 from tracking.cushions import RAILS, contacts, one_per_stay
-from tracking.paths import LINE_FRAMES, POST_GUARD, PRE_GUARD, Fit, Path, fit_line, kink, lines_meet, rest_fit
+from tracking.paths import (LINE_FRAMES, POST_GUARD, PRE_GUARD, STRIKE_MAX_MM_S, Fit, Path, fit_line, kink,
+                            lines_meet, rest_fit)
 
 
 # A ball "disturbed" that ends the shot within this of where it rested did not measurably move:
@@ -38,7 +39,6 @@ DISTURB_MIN_MM = 5.0
 # may be off by half of it times the gap squared).
 UNSEEN_GAP_FRAMES = 3.5
 UNSEEN_DECEL_MM_S2 = 5000.0
-LEAP_MM_S = 15000.0  # faster than any ball is struck (a hard break's cue ball: ~12 m/s)
 VANISHED_S = 0.3  # a ball at rest unseen this long before the shot's last sighting is gone (as `Path.vanished`)
 # Two moving balls touched when the blow along their line of centres (`_blow`) is this many
 # sigmas; the floor (mm/s) covers what a straight line over four frames misses (the slowdown, swerve).
@@ -1418,13 +1418,13 @@ def _travels(p: Path, k: int) -> bool:
 
 def _leapt(p: Path, k: int, pos, dt: float) -> bool:
     """Motion k's first sample is farther from where the ball rested than any ball goes in the
-    time since its last sample at rest (`LEAP_MM_S`): two balls' sightings mixed up, not a ball
+    time since its last sample at rest (`STRIKE_MAX_MM_S`): two balls' sightings mixed up, not a ball
     moved (seed 12001's break through the real detector: the 7's track, on a rack ball the 7 had
     left unseen, was handed a sure "7" 1.9 m away the next frame and called disturbed)."""
     a = p.motions[k][0]
     if a == 0 or pos is None:
         return False
-    return float(np.hypot(*(p.xy[a] - np.asarray(pos)))) > LEAP_MM_S * max(float(p.t[a] - p.t[a - 1]), dt)
+    return float(np.hypot(*(p.xy[a] - np.asarray(pos)))) > STRIKE_MAX_MM_S * max(float(p.t[a] - p.t[a - 1]), dt)
 
 
 def _creeps_on(p: Path, k: int, t_on: float, dt: float) -> bool:

@@ -22,6 +22,11 @@ PRE_GUARD = 0.45
 POST_GUARD = 0.65
 
 
+# The fastest a struck ball leaves: a break's cue ball, up to ~13 m/s (the fastest recorded
+# ~14.6). Farther in a frame is not a ball moving (the tracker's search for a ball it lost; the
+# events' test of a motion that leapt: `events._leapt`).
+STRIKE_MAX_MM_S = 15000.0
+
 LINE_FRAMES = 4.6  # frames of samples in a ball's line before a time (`Path.fit_before`)
 
 

@@ -23,6 +23,7 @@ from scipy.optimize import linear_sum_assignment
 from cueref.observation import Observation
 from cueref.table import Table
 from tracking.kalman import BallFilter
+from tracking.paths import STRIKE_MAX_MM_S
 
 NAMES = ["cue"] + [str(n) for n in range(1, 16)]
 _INDEX = {n: i for i, n in enumerate(NAMES)}
@@ -47,15 +48,13 @@ REST_S = 0.2  # a ball whose observations stay still this long is at rest
 CONFIRM_HITS = 3  # a new track needs this many observations within CONFIRM_FRAMES
 CONFIRM_FRAMES = 6
 TELEPORT_MM_S = 12000.0  # seen to move faster than any shot: a ball moved by hand (or a mix-up), not rolled
-# The fastest a struck ball leaves unseen: a break's cue ball, up to ~13 m/s (the fastest recorded
-# ~14.6). Only for finding an unseen ball again: a hand's move seen from frame to frame is told by
-# TELEPORT_MM_S (at 15 m/s there, the sample clip's hands setting up the second lag, seen at 30 fps,
-# made a lag of their own).
-STRIKE_MAX_MM_S = 15000.0
+# `STRIKE_MAX_MM_S` (tracking.paths) is only for finding an unseen ball again: a hand's move seen
+# from frame to frame is told by TELEPORT_MM_S (at 15 m/s there, the sample clip's hands setting up
+# the second lag, seen at 30 fps, made a lag of their own).
 RESCUE_P = 0.95  # a label this sure may move a track across the table
 HIDDEN_RENAME_S = 0.5  # unseen this long at rest, a track's ball may have been swapped by hand
 RENAME_KEEP_VOTES = 30  # then its old votes count as this many (half a second's at 60 fps)
-ADOPT_S = 0.5  # a new track not adopted when confirmed may be, this long after its birth, once its sure name is another
+ADOPT_S = 0.5  # a new track may be found to be a lost ball (`_adopt`) this long after its birth
 
 
 @dataclass
@@ -87,8 +86,8 @@ class Track:
     motions: list = field(default_factory=list)  # [start index, stop index or None]
     rests: list = field(default_factory=list)  # the rest position each motion started from
     _pending: int = 0
-    _adopt_by: float | None = None  # until when its name becoming sure may still make it a lost ball's (`_adopt`)
-    _adopt_tried: str | None = None  # ... other than this name's, asked already
+    _adopt_by: float | None = None  # until when it may still be found to be a lost ball's (`_adopt`)
+    _adopt_tried: str | None = None  # the sure name it was last asked about
 
     @property
     def alive(self) -> bool:
@@ -488,18 +487,16 @@ class Tracker:
         self._vote(tr, o)
         if not tr.confirmed and tr.hits >= CONFIRM_HITS:
             tr.confirmed = True
-            if self._adopt(tr, t):
-                return
-            name, share = tr.label()
-            tr._adopt_by, tr._adopt_tried = tr.born_t + ADOPT_S, (name if share >= NAMED_SHARE else None)
-        elif tr._adopt_by is not None:
-            # Its name sure now, or surely another than when it was confirmed: asked once more
-            # (seed 11003 through the real detector: the 8, hit at 3.5 m/s, unseen for ten
-            # frames, was found 600 mm on named 26 %, 59 %, 72 % sure; its new track was not the
-            # 8's when confirmed, and the 8's 5 s of rolling and four cushions were left out of
-            # the shot as a ball appearing mid-shot. Seed 13001's 8, hit toward the head-left
-            # pocket: its blur first taken for the cue ball, its track "cue" when confirmed and
-            # "8" 0.2 s later; the 8's drop was lost and the 4 it met called disturbed).
+            tr._adopt_by = tr.born_t + ADOPT_S
+        if tr._adopt_by is not None:
+            # A known ball lost a moment ago? Asked when confirmed, and again while it is young
+            # whenever its sure name is another than the one asked about (seed 11003 through the
+            # real detector: the 8, hit at 3.5 m/s, unseen for ten frames, was found 600 mm on
+            # named 26 %, 59 %, 72 % sure; its new track was not the 8's when confirmed, and the
+            # 8's 5 s of rolling and four cushions were left out of the shot as a ball appearing
+            # mid-shot. Seed 13001's 8, hit toward the head-left pocket: its blur first taken for
+            # the cue ball, its track "cue" when confirmed and "8" 0.2 s later; the 8's drop was
+            # lost and the 4 it met called disturbed).
             name, share = tr.label()
             if t > tr._adopt_by:
                 tr._adopt_by = None
