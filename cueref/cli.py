@@ -378,7 +378,7 @@ def _bench(args) -> int:
     elif args.target == "vision":
         from vision import bench as vbench
 
-        result = vbench.run(clips=args.clips)
+        result = vbench.run(clips=args.clips, cameras=args.cameras)
         print(vbench.table(result))
     elif args.target == "track":
         tbench = _synth_module("tracking.bench")
@@ -650,6 +650,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--fps", type=int, default=60, choices=[30, 60],
                    help="track: the camera's frame rate (the floors are set at 60; a stream is often 30)")
     b.add_argument("--clips", type=int, default=6, help="vision: held-out clips")
+    b.add_argument("--cameras", type=int, default=100,
+                   help="vision: random cameras and looks the automatic calibration is surveyed on (0: none)")
     b.add_argument("--frames", type=int, default=120)
     b.add_argument("--seed", type=int, help="track: the first game's seed (default 7000; the events were "
                                             "developed on 7000-7019 and 8000-8019: other ranges are unseen)")

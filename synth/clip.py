@@ -376,6 +376,16 @@ def random_camera(rng, table: Table, width: int, height: int) -> Camera:
                     offset_px=(float(rng.uniform(-20, 20)), float(rng.uniform(-15, 15))))
 
 
+def racked_still(seed: int, table: Table, width: int = 1920, height: int = 1080) -> tuple[np.ndarray, Camera]:
+    """A nine-ball rack and the cue ball under a random camera and look (the seed draws both):
+    the frame a calibration is tested on, and the camera that truly took it."""
+    rng = np.random.default_rng(seed)
+    cam = random_camera(rng, table, width, height)
+    balls = [BallDraw(b, p, table.R, np.eye(3)) for b, p in rack("nine-ball", table).items()]
+    balls.append(BallDraw("cue", (400.0, 600.0), table.R, np.eye(3)))
+    return Renderer(table, cam, Look.random(rng), seed=seed).render(balls)[0], cam
+
+
 class _Orient:
     """Each ball's orientation, integrated from its angular velocity (rolling turns the numbers)."""
 

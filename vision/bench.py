@@ -75,6 +75,7 @@ def _match_fast(obs, streaks, truth, scene):
 
 
 RACKS_SEED = HELD_OUT + 100  # the racks' own held-out seeds (after the clips')
+CAMERAS_SEED = 20000  # the calibration survey's cameras (auto was tuned on 0-199 and 13000-13299)
 
 
 def _racks(tls: list, w: int, h: int) -> dict:
@@ -108,8 +109,41 @@ def _racks(tls: list, w: int, h: int) -> dict:
             "confusions": {f"{a}->{b}": v for (a, b), v in confusion.most_common(6)}}
 
 
+def _cameras(n: int, seed: int = CAMERAS_SEED, size=(1920, 1080)) -> dict:
+    """`auto` on `n` random cameras and looks (cloth, rail and floor colours, lighting, lens), each
+    a racked table with the cue ball: how often it fails or is off, and the worst corner's error
+    against the true nose corners (px)."""
+    from cueref.table import Table
+    from synth.clip import racked_still
+    from vision.calibrate import CORNERS, CalibrationError, auto
+
+    T = Table()
+    truth_mm = np.array([[0, 0, 0], [T.L, 0, 0], [T.L, T.W, 0], [0, T.W, 0]], float)
+    errs, times, failed = [], [], []
+    for s in range(seed, seed + n):
+        img, cam = racked_still(s, T, *size)
+        t0 = time.perf_counter()
+        try:
+            cal = auto(img, T)
+        except CalibrationError as e:
+            failed.append({"seed": s, "error": str(e)})
+            continue
+        times.append(time.perf_counter() - t0)
+        truth = cam.project(truth_mm)
+        errs.append((max(float(np.hypot(*np.subtract(cal.corners_px[c], truth[i])))
+                         for i, c in enumerate(CORNERS)), s))
+    e = np.array([x for x, _ in errs])
+    return {"cameras": n, "seeds": [seed, seed + n - 1], "failed": failed,
+            "corner_err_median_px": round(float(np.median(e)), 3) if len(e) else None,
+            "corner_err_p95_px": round(float(np.percentile(e, 95)), 3) if len(e) else None,
+            "over_1px": int((e > 1).sum()), "over_3px": int((e > 3).sum()),
+            "worst": [{"seed": s, "px": round(x, 2)} for x, s in sorted(errs)[-3:]],
+            "seconds_median": round(statistics.median(times), 3) if times else None}
+
+
 def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: int = HELD_OUT,
-        stream_clips: int = 2, stream_s: float = 10.0, stream_rates=(60, 30), racks: int = 20) -> dict:
+        stream_clips: int = 2, stream_s: float = 10.0, stream_rates=(60, 30), racks: int = 20,
+        cameras: int = 100) -> dict:
     from cueref.records import GAMES
     from cueref.table import Table
     from synth.clip import RESOLUTIONS, Scene, play
@@ -200,7 +234,8 @@ def run(resolutions=("720p", "1080p"), clips: int = 6, frames: int = 8, seed: in
         })
     return {"benchmark": "vision", "held_out_seeds": [seed, seed + clips - 1], "frames_per_clip": frames,
             "racks": {"seeds": [RACKS_SEED, RACKS_SEED + racks - 1], "count": racks},
-            "stream": {"clips": min(stream_clips, clips), "seconds": stream_s, "fps": 60}, "rows": rows}
+            "stream": {"clips": min(stream_clips, clips), "seconds": stream_s, "fps": 60}, "rows": rows,
+            "calibration": _cameras(cameras) if cameras else None}
 
 
 def table(result: dict) -> str:
@@ -227,4 +262,10 @@ def table(result: dict) -> str:
                                                          if rk["confusions"] else ""))
         if r["confusions"]:
             lines.append("        most confused (truth->said): " + ", ".join(f"{k} x{v}" for k, v in r["confusions"].items()))
+    c = result.get("calibration")
+    if c:
+        lines.append(f"calibration, {c['cameras']} random cameras and looks at 1080p (seeds {c['seeds'][0]}-{c['seeds'][1]}): "
+                     f"{len(c['failed'])} failed, worst corner's error median {c['corner_err_median_px']} px, "
+                     f"p95 {c['corner_err_p95_px']} px, {c['over_1px']} over 1 px, {c['over_3px']} over 3 px; "
+                     f"auto {c['seconds_median']} s median")
     return "\n".join(lines)
