@@ -2589,6 +2589,23 @@ def test_a_ball_met_again_off_the_cushion_beside_it_keeps_the_first_contacts_tim
     # (The second contact: the rebound test below.)
 
 
+@pytest.mark.parametrize("name", ["corner-foot-then-right-seed7000.json", "corner-head-then-left-seed8017.json"])
+def test_a_corner_two_cushions_a_frame_or_two_apart_are_two_contacts(name):
+    # Pooltool seed 7000: the 4, at 3 m/s, meets the foot cushion and the right one 30 ms later,
+    # then the 5 20 ms after that; seed 8017: the 4 meets the head cushion and the left one 28
+    # ms later. Between the two contacts lies one sample, so the lines fitted about the sample
+    # at the second cushion reach back over the first and placed that one again (one contact
+    # per stay kept it once): the second was lost. Its three samples alone show it: the gap to
+    # that rail falls to the middle one and rises after it, each step well over the noise.
+    shot, fps, truth = _the_one_shot(name)
+    got = [(e["rail"], shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "4"]
+    want = [(rail, t) for ball, rail, t in truth["cushions"] if ball == "4"]
+    assert len(want) >= 2
+    for rail, t in want:
+        assert any(r == rail and abs(t_got - t) <= 1 / fps for r, t_got in got), (rail, t, got)
+    assert len(got) == len(want), (got, want)
+
+
 @pytest.mark.parametrize("name", ["rebound-seed7016.json", "again-by-rail-seed10008.json"])
 def test_a_ball_driven_into_the_cushion_it_rested_by_meets_its_hitter_again_on_the_rebound(name):
     # Pooltool seed 7016: the 4, rolling at 350 mm/s, meets the 6 resting 2 mm from the foot

@@ -2,8 +2,9 @@
 
 Called by `tracking/events.py` for each path. A fast bounce is timed where the lines before and
 after it meet the rail; a slow one by the V of its distance from the rail (`_vee`); a ball that
-starts against a cushion, touches one and stays, or touches a jaw on its way into a pocket, each
-by its own rule below. One contact per stay at a rail (`one_per_stay`).
+starts against a cushion, touches one and stays, touches a jaw on its way into a pocket, or meets
+a second cushion in a corner a frame or two after the first, each by its own rule below. One
+contact per stay at a rail (`one_per_stay`).
 """
 from __future__ import annotations
 
@@ -94,7 +95,8 @@ def contacts(p: Path, table: Table, fps: float) -> list[dict]:
                     t_c, err = t_in, math.sqrt(pre.var(t_in)) / v_in
                 break
         # (The same rail twice is one contact: `one_per_stay`. Another rail within a few frames
-        # is a corner: seed 7000's 4 meets the foot cushion and the right one 30 ms later.)
+        # is a corner: seed 7000's 4 meets the foot cushion and the right one 30 ms later;
+        # `_corner_bounces`.)
         if best is None:
             continue
         if -float(pre.v @ RAILS[best][2]) < VEE_MAX_MM_S:
@@ -104,7 +106,66 @@ def contacts(p: Path, table: Table, fps: float) -> list[dict]:
         out.append({"t": t_c, "type": "cushion", "ball": p.name, "rail": best, "t_err": err})
     out += _bounce_at_start(p, table, fps, out)
     out += _jaw_on_the_way_in(p, table, fps, out)
-    return out + _rail_touches(p, table, fps, out)
+    out += _rail_touches(p, table, fps, out)
+    return out + _corner_bounces(p, table, u - R, dt, out)
+
+
+def _corner_bounces(p: Path, table: Table, gaps: np.ndarray, dt: float, found: list[dict]) -> list[dict]:
+    """Bounces the lines missed, each seen by three samples alone. In a corner a ball meets two
+    cushions a frame or two apart (seed 7000's 4: the foot, the right 30 ms on, a ball 20 ms
+    after that): the lines fitted about the second reach back over the first and place that one
+    again, and a sample nearer the other rail may hide the second from the nearest-rail minima
+    above. Per rail, each closest approach is asked of `_three_sample_bounce`."""
+    out = []
+    for j, rail in enumerate(RAILS):
+        g = gaps[:, j]
+        others = np.delete(gaps, j, axis=1).min(axis=1)
+        for i in np.flatnonzero((g[1:-1] < g[:-2]) & (g[1:-1] < g[2:])) + 1:
+            corner = (np.abs(p.t - p.t[i]) <= 3.0 * dt) & (others < 14.0 + 3.0 * p.s)
+            if not corner.any():
+                continue  # no other rail within three frames: the lines above see this one
+            three = _three_sample_bounce(p, int(i), table, rail, dt)
+            # A rail already met within six frames: that contact seen again, or in a pocket's
+            # mouth the jaws' angles making a turn off the other rail look like one off this one
+            # (seed 9012's 2, into the foot and the right: a "foot" 7 ms after the right).
+            if three is None or any(e["rail"] == rail and abs(e["t"] - three[0]) <= 6.0 * dt for e in found):
+                continue
+            out.append({"t": three[0], "type": "cushion", "ball": p.name, "rail": rail, "t_err": three[1]})
+    return out
+
+
+def _three_sample_bounce(p: Path, i: int, table: Table, rail: str, dt: float) -> tuple[float, float] | None:
+    """A fast bounce off `rail` at sample i seen by three samples alone (a frame either side):
+    the gap to the rail falls to sample i and rises after it, each step well over the noise and
+    a good part of the frame's travel (a ball running along a rail, its gap wavering with the
+    noise, does not bounce). Timed from the step on the side that holds the contact: touching (gap 0) at the contact, the
+    ball comes in at one speed and leaves no faster (a cushion takes speed, never gives it).
+    (time, 1-sigma), or None."""
+    if i < 1 or i + 1 >= len(p.t) or p.t[i] - p.t[i - 1] > 1.5 * dt or p.t[i + 1] - p.t[i] > 1.5 * dt:
+        return None
+    g0, g1, g2 = (float(table.cushion_gap(p.xy[j], rail)) for j in (i - 1, i, i + 1))
+    s = float(max(p.s[i - 1], p.s[i], p.s[i + 1]))
+    t0, t1, t2 = (float(p.t[j]) for j in (i - 1, i, i + 1))
+    d0, d2 = float(np.hypot(*(p.xy[i] - p.xy[i - 1]))), float(np.hypot(*(p.xy[i + 1] - p.xy[i])))
+    if not (-s < g1 < 14.0 + 3.0 * s and g0 - g1 > max(3.0 * s, 6.0, 0.25 * d0)
+            and g2 - g1 > max(3.0 * s, 6.0, 0.25 * d2)):
+        return None
+    g1 = max(g1, 0.0)
+    best = None
+    # The contact after sample i: in at (g0 - g1) per frame, out from it to sample i + 1.
+    a = (g0 - g1) / (t1 - t0)
+    tc = t1 + g1 / a
+    if tc < t2 and g2 / (t2 - tc) <= a:
+        best = tc
+    # Or before it: out at (g2 - g1) per frame, in from sample i - 1. (Both, with sample i at
+    # the rail: the one nearer it.)
+    c = (g2 - g1) / (t2 - t1)
+    tc2 = t1 - g1 / c
+    if tc2 > t0 and g0 / (tc2 - t0) >= c and (best is None or c > a):
+        best = tc2
+    if best is None:
+        return None
+    return best, max(math.sqrt(2.0) * s / min(a, c), 0.25 * dt)
 
 
 def _vee(p: Path, table: Table, rail: str, t_c: float, dt: float, span: float = 2.0) -> tuple[float, float] | None:
