@@ -10,7 +10,10 @@ before each), and a stream (the first `stream_s` seconds of the first `stream_cl
 frame at 60 fps: aiming, a break or shot, balls rolling and coming to rest), where the detector
 shares work between successive frames; its frames per second are all frames over all the time.
 The streams also give the balls blurred over a radius or more, matched along their streaks (at
-60 fps and again at 30, whose exposure is twice as long): how many were found and named right."""
+60 fps and again at 30, whose exposure is twice as long): how many were found and named right.
+
+And the automatic calibration over `cameras` random cameras and looks (seeds from 20000, a racked
+table each): how often it fails, and its worst corner's error against the true nose corners."""
 from __future__ import annotations
 
 import statistics
