@@ -107,10 +107,10 @@ def contacts(p: Path, table: Table, fps: float) -> list[dict]:
     out += _bounce_at_start(p, table, fps, out)
     out += _jaw_on_the_way_in(p, table, fps, out)
     out += _rail_touches(p, table, fps, out)
-    return out + _corner_bounces(p, table, u - R, dt, out)
+    return out + _corner_bounces(p, u - R, dt, out)
 
 
-def _corner_bounces(p: Path, table: Table, gaps: np.ndarray, dt: float, found: list[dict]) -> list[dict]:
+def _corner_bounces(p: Path, gaps: np.ndarray, dt: float, found: list[dict]) -> list[dict]:
     """Bounces the lines missed, each seen by three samples alone. In a corner a ball meets two
     cushions a frame or two apart (seed 7000's 4: the foot, the right 30 ms on, a ball 20 ms
     after that): the lines fitted about the second reach back over the first and place that one
@@ -124,7 +124,7 @@ def _corner_bounces(p: Path, table: Table, gaps: np.ndarray, dt: float, found: l
             corner = (np.abs(p.t - p.t[i]) <= 3.0 * dt) & (others < 14.0 + 3.0 * p.s)
             if not corner.any():
                 continue  # no other rail within three frames: the lines above see this one
-            three = _three_sample_bounce(p, int(i), table, rail, dt)
+            three = _three_sample_bounce(p, int(i), g, dt)
             # A rail already met within six frames: that contact seen again, or in a pocket's
             # mouth the jaws' angles making a turn off the other rail look like one off this one
             # (seed 9012's 2, into the foot and the right: a "foot" 7 ms after the right).
@@ -134,16 +134,16 @@ def _corner_bounces(p: Path, table: Table, gaps: np.ndarray, dt: float, found: l
     return out
 
 
-def _three_sample_bounce(p: Path, i: int, table: Table, rail: str, dt: float) -> tuple[float, float] | None:
-    """A fast bounce off `rail` at sample i seen by three samples alone (a frame either side):
-    the gap to the rail falls to sample i and rises after it, each step well over the noise and
-    a good part of the frame's travel (a ball running along a rail, its gap wavering with the
-    noise, does not bounce). Timed from the step on the side that holds the contact: touching (gap 0) at the contact, the
-    ball comes in at one speed and leaves no faster (a cushion takes speed, never gives it).
-    (time, 1-sigma), or None."""
+def _three_sample_bounce(p: Path, i: int, g: np.ndarray, dt: float) -> tuple[float, float] | None:
+    """A fast bounce off a rail at sample i seen by three samples alone (a frame either side;
+    `g`: each sample's gap to that rail): the gap falls to sample i and rises after it, each step
+    well over the noise and a good part of the frame's travel (a ball running along a rail, its
+    gap wavering with the noise, does not bounce). Timed from the step on the side that holds
+    the contact: touching (gap 0) at the contact, the ball comes in at one speed and leaves no
+    faster (a cushion takes speed, never gives it). (time, 1-sigma), or None."""
     if i < 1 or i + 1 >= len(p.t) or p.t[i] - p.t[i - 1] > 1.5 * dt or p.t[i + 1] - p.t[i] > 1.5 * dt:
         return None
-    g0, g1, g2 = (float(table.cushion_gap(p.xy[j], rail)) for j in (i - 1, i, i + 1))
+    g0, g1, g2 = (float(g[j]) for j in (i - 1, i, i + 1))
     s = float(max(p.s[i - 1], p.s[i], p.s[i + 1]))
     t0, t1, t2 = (float(p.t[j]) for j in (i - 1, i, i + 1))
     d0, d2 = float(np.hypot(*(p.xy[i] - p.xy[i - 1]))), float(np.hypot(*(p.xy[i + 1] - p.xy[i])))

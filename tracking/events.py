@@ -596,10 +596,8 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
     # 18 mm off its rest, unseen for 127 ms and found 700 mm on past a cushion; its start, from
     # lines spanning that bounce, was only guessed, half a frame before the sighting).
     hits = [(e["t"], e["balls"]) for e in events if e["type"] == "collision"]
-    flights = {p.name: f for p in paths for f in [_unseen_flight(p, D, dt)] if f is not None}
     events[:] = [e for e in events if e["type"] != "disturbed" or not any(
-        e["ball"] in balls and (abs(t - e["t"]) <= 2 * dt + e["t_err"] or (
-            e["ball"] in flights and flights[e["ball"]][0] - 2 * dt <= t <= flights[e["ball"]][1]))
+        e["ball"] in balls and (abs(t - e["t"]) <= 2 * dt + e["t_err"] or _met_unseen(by[e["ball"]], t, D, dt))
         for t, balls in hits)]
     # A ball pushed into a cushion meets it after the blow, as finally timed (the striker's first
     # contact, from its own path, re-times its blows: seed 9012's 2 was recorded at the right
@@ -1805,12 +1803,17 @@ def _set_moving(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, w
     whose streak the detector did not take for a ball: seed 11003's 8 through the real detector,
     unseen for ten frames and found 600 mm on). A ball the cue ball passes over in the air
     stays put."""
-    flight = _unseen_flight(q, D, dt)
-    if flight is not None and flight[0] - 2 * dt <= t_hit <= flight[1]:
+    if _met_unseen(q, t_hit, D, dt):
         return True
     return q.motion_at(t_hit + 3 * dt) is not None or any(
         t_hit - 2 * dt <= t_on <= t_hit + within * dt for t_on, _ in (q.onsets or {}).values()) or \
         _passed_on(q, t_hit, paths, D, dt, by)
+
+
+def _met_unseen(q: Path, t_hit: float, D: float, dt: float) -> bool:
+    """Met at t_hit while unseen between its rest and a sighting far on (`_unseen_flight`)."""
+    flight = _unseen_flight(q, D, dt)
+    return flight is not None and flight[0] - 2 * dt <= t_hit <= flight[1]
 
 
 def _passed_on(q: Path, t_hit: float, paths: list[Path], D: float, dt: float, by: Path | None = None) -> bool:
