@@ -349,6 +349,30 @@ def test_labels_are_one_of_each_number_surest_first():
     # Two cue balls (a lag): the second is "unknown", not dropped.
     probs = np.array([[0.99, 0.0, 0.0, 0.0, 0.0, 0.01], [0.98, 0.0, 0.0, 0.0, 0.0, 0.02]])
     assert BallDetector._assign(probs, names) == ["cue", "unknown"]
+    # A look-alike of the 1 that is a ball at rest apart from every other (`_apart`): "unknown".
+    probs = np.array([[0.00, 0.99, 0.01, 0.00, 0.00, 0.00], [0.02, 0.96, 0.00, 0.00, 0.00, 0.02],
+                      [0.00, 0.97, 0.00, 0.00, 0.00, 0.03]])
+    assert BallDetector._assign(probs, names, lambda i: i == 1) == ["1", "unknown", None]
+
+
+def test_a_racked_ball_that_looks_like_its_named_neighbours_is_reported_once_seen_at_rest():
+    # The first rack of the test above: at first sight the 9 (a stripe mid-rack) looks like the
+    # 1 and the 5, both named, and is not reported (a second look at one, or a look-alike). Seen
+    # again where it was, at rest a diameter from every other ball, it is a ball: "unknown".
+    # (Left out, seed 11003's racked 12 had its track taken to its neighbour's spot, and back
+    # during the break's shot: five contacts before the cue ball reached the rack.)
+    from vision.calibrate import auto
+    from vision.detect import BallDetector
+
+    still = _Still(31)
+    pos = _racked("rotation-61", still.T, np.random.default_rng(31))
+    det = BallDetector(auto(still.frame(pos), still.T), game="rotation-61")
+    first = det.observe(still.frame(pos), 0, 0.0)
+    second = det.observe(still.frame(pos), 1, 1 / 60)
+    still.check(first, pos, max_px=3.5, may_miss=1)
+    assert len(first) == len(pos) - 1
+    right, _ = still.check(second, pos, max_px=3.5)  # every ball, and nothing else
+    assert right == len(pos) - 1 and [o.ball for o in second].count("unknown") == 1
 
 
 def _counting(det):

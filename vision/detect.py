@@ -138,6 +138,8 @@ class BallDetector:
         self._since = 0  # frames since the last whole search
         self._said = None  # (the entries' probability arrays, their names and probabilities) last reported
         self._lost = 0  # frames left searching every wide plateau (a ball was lost)
+        self._prev: list[_Entry] = []  # the entries reported the frame before
+        self._dropped = False  # a new entry was left out of the last naming (`_assign`)
 
     def _classify(self, crops: list[np.ndarray], model: Identifier | None = None) -> np.ndarray:
         """The classifier's (`model`'s: by default the detector's own) probabilities for the
@@ -454,23 +456,49 @@ class BallDetector:
         # The names depend on the probabilities only: the same arrays (balls unchanged, or moved
         # and followed, or not looked at again) are named as the frame before.
         key = [e.probs for e in ents]  # (held, so that an id is not reused)
-        if self._said is None or len(key) != len(self._said[0]) or any(a is not b for a, b in zip(key, self._said[0])):
-            labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names)
+        # (Named again, too, the frame after a new entry was left out: it may be kept once seen
+        # at rest, `_apart`.)
+        if self._said is None or self._dropped or len(key) != len(self._said[0]) \
+                or any(a is not b for a, b in zip(key, self._said[0])):
+            labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names,
+                                  lambda i: self._apart(ents, i))
             self._said = (key, [(lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
                                 for e, lab in zip(ents, labels)])
+            self._dropped = any(lab is None and not any(e is q for q in self._prev) for e, lab in zip(ents, labels))
+        self._prev = ents
         sigma = PIXEL_SIGMA * self.mm_per_px
         return [Observation(frame, t, lab, probs, e.px, e.mm, sigma)
                 for e, (lab, probs) in zip(ents, self._said[1]) if lab is not None]
 
+    def _apart(self, ents: list[_Entry], i: int) -> bool:
+        """Entry `i` is a ball at rest (as it was the frame before) apart from every other (its
+        centre 1.5 radii or more from theirs), off the pockets' mouths, more likely a ball than
+        not: a second look at a ball is within a radius of it, the parts of a streak move, and
+        a rack's neighbours are a diameter apart."""
+        e = ents[i]
+        if e.step != (0.0, 0.0) or e.before != (0.0, 0.0) or not any(e is p for p in self._prev):
+            return False
+        names = self.ident.classes
+        if "none" in names and e.probs[names.index("none")] >= 0.5:
+            return False
+        px = np.array(e.px, float)
+        others = np.array([o.px for o in ents if o is not e], float).reshape(-1, 2)
+        if len(others) and float(np.min(np.hypot(*(others - px).T))) < 1.5 * self.locator.r_full:
+            return False
+        return not bool(self._at_pocket(px[None])[0])
+
     @staticmethod
-    def _assign(probs: np.ndarray, names: list[str]) -> list[str | None]:
+    def _assign(probs: np.ndarray, names: list[str], apart=None) -> list[str | None]:
         """One ball of each number. The surest claim is settled first; each later candidate's
         probabilities are then renormalised over the numbers still free (a stripe seen edge-on
         that looks 45 % like the 9 and 51 % like the 1, beside a sure 1, is the 9). A candidate
         whose belief lies almost all (95 %) on numbers already taken is not reported: a second
         look at a ball, or a look-alike (a pocket's mouth, the cue's ferrule) — unless what it
-        looks like is the cue ball: a lag has two. Below SURE a candidate is "unknown", and keeps
-        its probabilities."""
+        looks like is the cue ball (a lag has two), or `apart(i)` says it is a ball at rest apart
+        from every other: a racked ball that looks like its neighbour is still a ball (seed
+        11003's 12, left out, had its track taken to the 10's spot, and back during the break's
+        shot: a move, and five contacts before the cue ball reached the rack). Below SURE a
+        candidate is "unknown", and keeps its probabilities."""
         n = len(probs)
         out: list[str | None] = ["unknown"] * n
         if n == 0:
@@ -489,7 +517,7 @@ class BallDetector:
             if left < 0.05 * mass[i]:
                 # Two white balls are a lag (or a ball in hand beside the cue ball): keep the
                 # second as "unknown". Of a number there is only one.
-                out[i] = "unknown" if names[cols[int(np.argmax(P[i]))]] == "cue" else None
+                out[i] = "unknown" if names[cols[int(np.argmax(P[i]))]] == "cue" or (apart and apart(i)) else None
                 continue
             j = int(np.argmax(qi))
             if qi[j] / left >= SURE:
