@@ -137,9 +137,12 @@ def run(clips: int = 10, shots: int = 8, fps: int = 60, source: str = "sim", see
             rec.push(k, T, obs)
             t_track += time.perf_counter() - t
             # What the tracker reports at this frame: confirmed tracks seen in the last 0.1 s
-            # (a coasting or hidden track is not a detection).
-            tally.add_frame(truth, [(tr.label()[0], tr.position()) for tr in rec.tracker.tracks
-                                    if tr.confirmed and tr.alive and T - tr.last_t <= 0.1])
+            # (a coasting or hidden track is not a detection), named as a record names them, one
+            # ball of each number (`_assign_names`: a ball the detector calls "unknown" because
+            # it looks like a ball already named must not count as a second of that number).
+            live = [tr for tr in rec.tracker.tracks if tr.confirmed and tr.alive and T - tr.last_t <= 0.1]
+            names = rec._assign_names(live, T)
+            tally.add_frame(truth, [(names.get(id(tr)), tr.position()) for tr in live])
         t = time.perf_counter()
         rec.finish(T)
         t_track += time.perf_counter() - t
