@@ -138,6 +138,7 @@ class BallDetector:
         self._since = 0  # frames since the last whole search
         self._said = None  # (the entries' probability arrays, their names and probabilities) last reported
         self._lost = 0  # frames left searching every wide plateau (a ball was lost)
+        self._unchanged = None  # the change grid's mask when a whole search was due (`_in_place`)
         self._prev: list[_Entry] = []  # the entries reported the frame before
         self._dropped = False  # a new entry was left out of the last naming (`_assign`)
 
@@ -169,11 +170,14 @@ class BallDetector:
         `REFRESH`, `temporal=False`)."""
         import cv2  # noqa: PLC0415
 
-        if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape
-                and self._since < self.REFRESH):
+        self._unchanged = None
+        if not (self.temporal and self._ref is not None and self._ref.shape == grid.shape):
             return None
         d0, d1, d2 = cv2.split(cv2.absdiff(grid, self._ref))
         _, changed = cv2.threshold(cv2.max(cv2.max(d0, d1), d2), self.CHANGE, 1, cv2.THRESH_BINARY)
+        if self._since >= self.REFRESH:
+            self._unchanged = changed  # (a whole search is due: see `_in_place`)
+            return None
         if cv2.countNonZero(changed) == 0:
             return changed, changed
         grown = cv2.dilate(changed, self._grow)
@@ -196,7 +200,10 @@ class BallDetector:
         self._since += 1
         ch = self._changes(grid)
         if ch is None:
+            before = self._entries
             self._entries = self._find(img, loc._small(img), None)
+            if self._unchanged is not None:
+                self._entries = self._in_place(before, self._entries, self._unchanged, grid)
             self._ref = grid
             self._since = 0
         elif cv2.countNonZero(ch[0]):
@@ -242,6 +249,33 @@ class BallDetector:
                 self._since = max(self._since, self.REFRESH - self.SETTLE)
                 loc.skipped = 0
         return self._report(frame, t)
+
+    def _in_place(self, before: list[_Entry], found: list[_Entry], raw: np.ndarray, grid: np.ndarray) -> list[_Entry]:
+        """The balls `found` by a whole search made because one was due (`REFRESH`, `SETTLE`),
+        each within a radius of a ball seen `before` whose pixels have not changed since (`raw`,
+        the change grid's mask), at that ball's centre: it has not moved. (A whole search found seed
+        11003's 15, 4, 6 and 7, at rest after the break, dark red balls on red cloth, 7-12 mm
+        from where they had been found and were: moves for the tracker, and five contacts among
+        balls at rest.) Where such a ball lies, `grid` (the next reference) keeps the reference
+        it was found in: a ball creeping below the change threshold is looked at again once it
+        has moved enough since it was found, as everywhere else."""
+        boxes = self._boxes([e.px for e in before], raw.shape)
+        old = [(e, b) for e, b in zip(before, boxes) if not raw[b[1]:b[3], b[0]:b[2]].any()]
+        if not old or not found:
+            return found
+        po = np.array([e.px for e, _ in old], float)
+        r = self.locator.r_full
+        out, used = [], set()
+        for f in found:
+            d = np.hypot(*(po - np.array(f.px)).T)
+            j = int(np.argmin(d))
+            if d[j] < r and j not in used:
+                used.add(j)
+                (e, (x0, y0, x1, y1)) = old[j]
+                f = _Entry(e.px, e.mm, f.probs, age=f.age)
+                grid[y0:y1, x0:x1] = self._ref[y0:y1, x0:x1]
+            out.append(f)
+        return out
 
     def _boxes(self, pxs: list[tuple[float, float]], shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
         """The change grid's pixels (x0, y0, x1, y1) over each ball centred at `pxs` (full
