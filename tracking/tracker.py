@@ -277,7 +277,13 @@ class Tracker:
             # cost grows slowly, so the first sample of a start is not handed to a new track.
             resting = np.array([not tr.moving for tr in live])
             far = resting[:, None] & (d > 45.0)
-            cost[far] = 2.25 + (d[far] - 45.0) / 25.0
+            # (A ball seen at rest a while: a young track, a sighting or two, is as likely a
+            # blur's part or a ball passing by, and its cost grows as a moving one's. Seed
+            # 11002's break through the real detector: a track born of a streak's part, 123 mm
+            # off, took the 4 coming back off the foot cushion from the 4's own track, 82 mm off,
+            # and the 4 was lost from the shot.)
+            cheap = far & np.array([tr.confirmed for tr in live])[:, None]
+            cost[cheap] = 2.25 + (d[cheap] - 45.0) / 25.0
             cost += ids.cost()
             cost[d > gate[:, None]] = 1e6
             # A ball at rest does not leave fast and turn into another ball: beyond 45 mm a track
