@@ -379,6 +379,11 @@ def test_labels_are_one_of_each_number_surest_first():
     probs = np.array([[0.00, 0.99, 0.01, 0.00, 0.00, 0.00], [0.02, 0.96, 0.00, 0.00, 0.00, 0.02],
                       [0.00, 0.97, 0.00, 0.00, 0.00, 0.03]])
     assert BallDetector._assign(probs, names, lambda i: i == 1) == ["1", "unknown", None]
+    # A ball at rest as it was, surely the 9, keeps its name against a blur elsewhere read as
+    # the 9 a little more surely (`held`): the blur is another ball.
+    probs = np.array([[0.00, 0.00, 0.999, 0.00, 0.00, 0.001], [0.00, 0.00, 0.998, 0.00, 0.00, 0.002]])
+    assert BallDetector._assign(probs, names) == ["9", None]
+    assert BallDetector._assign(probs, names, held=np.array([False, True])) == [None, "9"]
 
 
 def test_a_racked_ball_that_looks_like_its_named_neighbours_is_reported_once_seen_at_rest():
