@@ -494,20 +494,24 @@ class BallDetector:
         # at rest, `_apart`.)
         if self._said is None or self._dropped or len(key) != len(self._said[0]) \
                 or any(a is not b for a, b in zip(key, self._said[0])):
-            held = np.array([self._resting(e) and float(e.probs.max()) >= self.NAMED for e in ents], bool)
+            prev = {id(p) for p in self._prev}  # (the entries are held there: no id is reused)
+            held = np.array([self._resting(e, prev) and float(e.probs.max()) >= self.NAMED for e in ents], bool)
             labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names,
                                   lambda i: self._apart(ents, i), held)
             self._said = (key, [(lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
                                 for e, lab in zip(ents, labels)])
-            self._dropped = any(lab is None and not any(e is q for q in self._prev) for e, lab in zip(ents, labels))
+            self._dropped = any(lab is None and id(e) not in prev for e, lab in zip(ents, labels))
         self._prev = ents
         sigma = PIXEL_SIGMA * self.mm_per_px
         return [Observation(frame, t, lab, probs, e.px, e.mm, sigma)
                 for e, (lab, probs) in zip(ents, self._said[1]) if lab is not None]
 
-    def _resting(self, e: _Entry) -> bool:
-        """At rest, as it was the frame before (not a ball found anew this frame)."""
-        return e.step == (0.0, 0.0) and e.before == (0.0, 0.0) and any(e is p for p in self._prev)
+    def _resting(self, e: _Entry, prev: set[int] | None = None) -> bool:
+        """At rest, as it was the frame before (not a ball found anew this frame); `prev`: the
+        ids of the frame before's entries, if at hand."""
+        if e.step != (0.0, 0.0) or e.before != (0.0, 0.0):
+            return False
+        return id(e) in prev if prev is not None else any(e is p for p in self._prev)
 
     def _apart(self, ents: list[_Entry], i: int) -> bool:
         """Entry `i` is a ball at rest (as it was the frame before) apart from every other (its
