@@ -7,7 +7,7 @@ import pytest
 from adjudicate.racks import rack
 from cueref.camera import overhead
 from cueref.table import Table
-from vision.calibrate import CORNERS, Calibration, CalibrationError, auto, from_corners
+from vision.calibrate import CORNERS, Calibration, CalibrationError, auto, corners_seen, from_corners
 
 T = Table()
 GRID = np.stack([g.ravel() for g in np.meshgrid(np.linspace(50, T.L - 50, 12), np.linspace(50, T.W - 50, 6))], 1)
@@ -19,8 +19,7 @@ def errors_mm(cal, cam, height):
 
 
 def nose_corners(cam):
-    return {c: tuple(cam.project(np.array([[x, y, 0.0]]))[0])
-            for c, (x, y) in zip(CORNERS, [(0, 0), (T.L, 0), (T.L, T.W), (0, T.W)])}
+    return corners_seen(cam, T)
 
 
 def test_from_corners_recovers_the_homography_exactly():

@@ -138,13 +138,11 @@ def test_detect_bad_calibration_and_arguments_exit_2(tmp_path):
     assert res.returncode == 2 and "--every" in res.stderr
     from cueref.camera import overhead
     from cueref.table import Table
-    from vision.calibrate import CORNERS, from_corners
+    from vision.calibrate import corners_seen, from_corners
 
     T = Table()
     cam = overhead(T, 1920, 1080)
-    pts = {c: tuple(cam.project(np.array([[x, y, 0.0]]))[0])
-           for c, (x, y) in zip(CORNERS, [(0, 0), (T.L, 0), (T.L, T.W), (0, T.W)])}
-    from_corners(pts, T, (1920, 1080)).save(tmp_path / "cal1080.json")
+    from_corners(corners_seen(cam, T), T, (1920, 1080)).save(tmp_path / "cal1080.json")
     res = run(tmp_path / "f.png", "--calibration", tmp_path / "cal1080.json")  # a 640x360 frame
     assert res.returncode == 2 and "1920x1080" in res.stderr
 

@@ -118,10 +118,9 @@ def _cameras(n: int, seed: int = CAMERAS_SEED, size=(1920, 1080)) -> dict:
     against the true nose corners (px)."""
     from cueref.table import Table
     from synth.clip import racked_still
-    from vision.calibrate import CORNERS, CalibrationError, auto
+    from vision.calibrate import CORNERS, CalibrationError, auto, corners_seen
 
     T = Table()
-    truth_mm = np.array([[0, 0, 0], [T.L, 0, 0], [T.L, T.W, 0], [0, T.W, 0]], float)
     errs, times, failed = [], [], []
     for s in range(seed, seed + n):
         img, cam = racked_still(s, T, *size)
@@ -132,9 +131,8 @@ def _cameras(n: int, seed: int = CAMERAS_SEED, size=(1920, 1080)) -> dict:
             failed.append({"seed": s, "error": str(e)})
             continue
         times.append(time.perf_counter() - t0)
-        truth = cam.project(truth_mm)
-        errs.append((max(float(np.hypot(*np.subtract(cal.corners_px[c], truth[i])))
-                         for i, c in enumerate(CORNERS)), s))
+        truth = corners_seen(cam, T)
+        errs.append((max(float(np.hypot(*np.subtract(cal.corners_px[c], truth[c]))) for c in CORNERS), s))
     e = np.array([x for x, _ in errs])
     return {"cameras": n, "seeds": [seed, seed + n - 1], "failed": failed,
             "corner_err_median_px": round(float(np.median(e)), 3) if len(e) else None,

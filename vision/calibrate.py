@@ -25,6 +25,17 @@ from cueref.camera import Camera, rotation_to_rvec
 from cueref.table import Table
 
 CORNERS = ("head-left", "foot-left", "foot-right", "head-right")
+
+
+def corner_points(table: Table) -> np.ndarray:
+    """The four nose corners on the table (mm, the cloth's plane), in the order of `CORNERS`."""
+    return np.array([[0.0, 0.0], [table.L, 0.0], [table.L, table.W], [0.0, table.W]])
+
+
+def corners_seen(camera: Camera, table: Table) -> dict[str, tuple[float, float]]:
+    """Where `camera` sees the four nose corners (px), by name: a known camera's truth."""
+    pts = np.hstack([corner_points(table), np.zeros((4, 1))])
+    return {c: tuple(float(v) for v in p) for c, p in zip(CORNERS, camera.project(pts))}
 DEFAULT_HEIGHT_MM = 3000.0
 
 
@@ -102,9 +113,7 @@ def from_corners(corners_px: dict[str, tuple[float, float]], table: Table, image
     cx, cy = w / 2.0, h / 2.0
     f0 = float(w)
     src = np.array([_undistort_px((corners_px[c][0], corners_px[c][1]), k1, cx, cy, f0) for c in CORNERS])
-    L, W = table.length_mm, table.width_mm
-    dst_table = np.array([[0, 0], [L, 0], [L, W], [0, W]], float)
-    H = cv2.getPerspectiveTransform(dst_table.astype(np.float32), src.astype(np.float32)).astype(float)
+    H = cv2.getPerspectiveTransform(corner_points(table).astype(np.float32), src.astype(np.float32)).astype(float)
     cam = camera_from_homography(H, w, h, k1_px=k1, f0=f0, height_prior=camera_height_mm)
     return Calibration(cam, table, method, residual_px, dict(corners_px))
 
@@ -256,8 +265,7 @@ def recheck(cal: Calibration, image: np.ndarray, tol_px: float = 1.25) -> Calibr
         return cal
     c = cal.corners_px
     if not all(k in c for k in CORNERS):
-        c = {k: tuple(v) for k, v in zip(CORNERS, cal.to_pixel(
-            [[0, 0], [cal.table.L, 0], [cal.table.L, cal.table.W], [0, cal.table.W]], height=0.0))}
+        c = {k: tuple(v) for k, v in zip(CORNERS, cal.to_pixel(corner_points(cal.table), height=0.0))}
     head_mid = (np.array(c["head-left"]) + np.array(c["head-right"])) / 2
     foot_mid = (np.array(c["foot-left"]) + np.array(c["foot-right"])) / 2
     dx, dy = head_mid - foot_mid

@@ -497,7 +497,7 @@ class BallDetector:
             prev = {id(p) for p in self._prev}  # (the entries are held there: no id is reused)
             held = np.array([self._resting(e, prev) and float(e.probs.max()) >= self.NAMED for e in ents], bool)
             labels = self._assign(np.array([e.probs for e in ents]).reshape(len(ents), len(names)), names,
-                                  lambda i: self._apart(ents, i), held)
+                                  lambda i: self._apart(ents, i, prev), held)
             self._said = (key, [(lab, {n: float(v) for n, v in zip(names, e.probs) if n != "none"})
                                 for e, lab in zip(ents, labels)])
             self._dropped = any(lab is None and id(e) not in prev for e, lab in zip(ents, labels))
@@ -506,20 +506,19 @@ class BallDetector:
         return [Observation(frame, t, lab, probs, e.px, e.mm, sigma)
                 for e, (lab, probs) in zip(ents, self._said[1]) if lab is not None]
 
-    def _resting(self, e: _Entry, prev: set[int] | None = None) -> bool:
-        """At rest, as it was the frame before (not a ball found anew this frame); `prev`: the
-        ids of the frame before's entries, if at hand."""
-        if e.step != (0.0, 0.0) or e.before != (0.0, 0.0):
-            return False
-        return id(e) in prev if prev is not None else any(e is p for p in self._prev)
+    @staticmethod
+    def _resting(e: _Entry, prev: set[int]) -> bool:
+        """At rest, as it was the frame before (`prev`: the ids of that frame's entries), not a
+        ball found anew this frame."""
+        return e.step == (0.0, 0.0) and e.before == (0.0, 0.0) and id(e) in prev
 
-    def _apart(self, ents: list[_Entry], i: int) -> bool:
+    def _apart(self, ents: list[_Entry], i: int, prev: set[int]) -> bool:
         """Entry `i` is a ball at rest (as it was the frame before) apart from every other (its
         centre 1.5 radii or more from theirs), off the pockets' mouths, more likely a ball than
         not: a second look at a ball is within a radius of it, the parts of a streak move, and
         a rack's neighbours are a diameter apart."""
         e = ents[i]
-        if not self._resting(e):
+        if not self._resting(e, prev):
             return False
         names = self.ident.classes
         if "none" in names and e.probs[names.index("none")] >= 0.5:
