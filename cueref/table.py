@@ -197,6 +197,18 @@ class Table:
         return np.minimum(np.min(segment_distances(xy, starts, ends), axis=-1),
                           np.min(arc_distances(xy, centres, radii, u_nose, u_jaw), axis=-1)) - self.R
 
+    def cushion_normal(self, xy, rail: str, h: float = 0.25) -> np.ndarray:
+        """The unit normal, out of the cushion into the bed, of `rail`'s face nearest a centre at
+        `xy` (one point): along the nose, the rail's own; in a pocket's mouth, the jaw's (a side
+        pocket's jaw is turned 14 degrees or more from its rail, a corner's 45 or more), the
+        direction a ball bouncing off it is pushed. The gradient of `cushion_gap`."""
+        x, y = float(xy[0]), float(xy[1])
+        pts = np.array([(x + h, y), (x - h, y), (x, y + h), (x, y - h)])
+        g = self.cushion_gap(pts, rail)
+        v = np.array([g[0] - g[1], g[2] - g[3]])
+        n = float(np.hypot(*v))
+        return v / n if n > 1e-9 else v
+
     @cached_property
     def _faces(self) -> dict[str, tuple[np.ndarray, ...]]:
         # `cushions` and `tips` as arrays: the gap of every sample of a path to every face of a

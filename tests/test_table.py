@@ -218,6 +218,27 @@ def test_a_ball_touches_a_cushion_only_where_there_is_one():
     assert t.cushion_gap(p, "left") > 5.0
 
 
+def test_a_cushions_normal_is_its_noses_or_in_a_mouth_its_jaws():
+    t = table_for("9ft")
+    R = t.R
+    # Along the noses: each rail's inward normal.
+    assert t.cushion_normal((R + 3.0, 600.0), "head") == pytest.approx((1.0, 0.0))
+    assert t.cushion_normal((900.0, t.W - R - 3.0), "right") == pytest.approx((0.0, -1.0))
+    # Against the head cushion's jaw in a corner's mouth (turned 38 degrees from the nose into
+    # the rail, as above): perpendicular to that face, toward the ball.
+    c, s = math.cos(math.radians(38.0)), math.sin(math.radians(38.0))
+    p = (0.0 - 25.0 * s + R * c, 116.0 / math.sqrt(2.0) - 25.0 * c - R * s)
+    assert t.cushion_normal(p, "head") == pytest.approx((c, -s), abs=1e-6)
+    # The side pocket's far jaw on the right rail (mouth angle 104 degrees: the face turns 76 from
+    # the nose toward the pocket, into the rail): a ball crossing the mouth along the rail is
+    # turned back by it, nearly along the rail.
+    c, s = math.cos(math.radians(76.0)), math.sin(math.radians(76.0))
+    edge = (t.L / 2 + 129.0 / 2, t.W)
+    p = (edge[0] - 25.0 * c - R * s, edge[1] + 25.0 * s - R * c)
+    assert t.cushion_gap(p, "right") == pytest.approx(0.0, abs=1e-9)
+    assert t.cushion_normal(p, "right") == pytest.approx((-s, -c), abs=1e-6)
+
+
 def test_each_pocket_axis_leads_from_the_bed_into_that_pocket():
     # Across the rail at a side pocket, along the corner's diagonal at a corner: a point a little
     # way along it from the mouth's centre is past the nose line and nearer that pocket than any.

@@ -2072,6 +2072,20 @@ def test_a_ball_that_touches_a_jaw_as_it_drops_unseen_after_the_touch_met_that_c
     assert [r for r, _ in twos] == [rail] and abs(twos[0][1] - t) <= 1 / fps, twos
 
 
+def test_a_ball_across_a_side_pockets_mouth_meets_both_jaws():
+    # Seed 7011 (pooltool): the cue ball, 1.0 m/s along the right rail into the side pocket's
+    # mouth, bounces off the near jaw and 69 ms later off the far one, and rolls back up the
+    # table. The far jaw turns it back along the rail (its face 60 degrees from the nose line):
+    # against the rail's own normal it was moving away from the rail, and the two contacts, one
+    # rail's without leaving it, were one stay. Both are found, each within a frame.
+    rec, fps, truth = _replay("side-pocket-both-jaws-seed7011.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    got = [(e["rail"], shot["t0"] + e["t"]) for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "cue"]
+    want = [(r, t) for b, r, t in truth["cushions"] if b == "cue"]
+    assert [r for r, _ in got] == [r for r, _ in want], got
+    assert all(abs(t - w) <= 1 / fps for (_, t), (_, w) in zip(got, want)), (got, want)
+
+
 def test_a_thin_cut_unseen_at_the_contact_is_the_first_contact_by_the_struck_balls_departure():
     # Seed 10005 (pooltool): the cue ball at 2.9 m/s thinly cuts the 1 24 ms after the strike,
     # unseen in that frame, and meets the 6 27 ms later. Its path from its rest to its next
