@@ -2072,6 +2072,20 @@ def test_a_ball_that_touches_a_jaw_as_it_drops_unseen_after_the_touch_met_that_c
     assert [r for r, _ in twos] == [rail] and abs(twos[0][1] - t) <= 1 / fps, twos
 
 
+def test_a_slow_bounce_is_timed_at_its_point_with_a_sigma_that_holds_the_physics_contact():
+    # Seed 7014 (pooltool): the 13, at 95 mm/s into the head cushion, comes off it at 40 mm/s.
+    # A minimum of its noisy distance from the rail 50 ms before was a candidate too; the V of
+    # its distance fitted about that one had its point at its window's edge, two frames on,
+    # with a sigma of a tenth of a frame, and that contact, 18.5 ms early, was the one kept.
+    rec, fps, truth = _replay("slow-bounce-off-the-head-cushion-seed7014.json")
+    shot = next(r for r in rec.records if r["kind"] == "shot" and abs(r["t0"] - truth["t0"]) < 2 / fps)
+    got = [(e["rail"], shot["t0"] + e["t"], e["t_err"]) for e in shot["events"] if e["type"] == "cushion" and e["ball"] == "13"]
+    want = [(r, t) for b, r, t in truth["cushions"] if b == "13"]
+    assert [r for r, _, _ in got] == [r for r, _ in want], got
+    (_, t, err), (_, w) = got[-1], want[-1]
+    assert abs(t - w) <= 1 / fps and abs(t - w) <= 2 * err, (t, err, w)
+
+
 def test_a_ball_across_a_side_pockets_mouth_meets_both_jaws():
     # Seed 7011 (pooltool): the cue ball, 1.0 m/s along the right rail into the side pocket's
     # mouth, bounces off the near jaw and 69 ms later off the far one, and rolls back up the
