@@ -28,7 +28,7 @@ from adjudicate.games.base import apply_effect
 from adjudicate.racks import rack
 from cueref.camera import Camera, overhead, rodrigues
 from cueref.records import new_header, parse_entry, parse_header
-from cueref.table import Table, table_for
+from cueref.table import RAILS, Table, table_for
 from synth import extras
 from synth.physics import BallTrack, ShotSim, SimulationFailed, Strike, aim_direction, simulate
 from synth.render import BallDraw, CueDraw, Look, Renderer
@@ -133,7 +133,7 @@ class _Recorder:
                 why = str(e)
             else:
                 _settle_into_bed(sim, self.table)
-                if all(self.table.on_bed(p, slack=1.0) for p in sim.after.values()):
+                if all(_at_rest_on_the_table(self.table, p) for p in sim.after.values()):
                     break
                 why = f"a ball left off the bed: {sim.after}"
             plan.strike = replace(plan.strike, speed=plan.strike.speed * 0.85)
@@ -170,17 +170,30 @@ class _Recorder:
 
 
 def _settle_into_bed(sim: ShotSim, table: Table) -> None:
-    """pooltool can leave a ball resting pressed into a cushion (its centre up to a radius past
-    the nose line, a numerical artefact): put it back against the nose, track and all."""
-    R, L, W = table.R, table.length_mm, table.width_mm
-    for b, p in list(sim.after.items()):
-        x = min(max(p[0], R), L - R)
-        y = min(max(p[1], R), W - R)
-        if (x, y) != tuple(p) and abs(x - p[0]) < R and abs(y - p[1]) < R:
-            sim.after[b] = (x, y)
-            tr = sim.tracks[b]
-            tr.xy[:, 0] = np.clip(tr.xy[:, 0], R, L - R)
-            tr.xy[:, 1] = np.clip(tr.xy[:, 1], R, W - R)
+    """pooltool can leave a ball resting pressed into a cushion (its centre up to a radius into
+    the rubber, a numerical artefact): each sample of a track that overlaps a cushion's face is
+    put back against it, along the face's normal, and the rest position with it. A ball in a
+    pocket's mouth clear of the jaws stays where the physics has it, resting in the jaws too
+    (WPA 2.2). (Clamping every track that ended past a nose line to the bed's rectangle, as
+    before, put the jaw contacts of a ball that came to rest in a mouth a radius from the noses'
+    lines, 3-22 mm from any cushion: seed 8013's cue ball; 94 of 7000-17019's cushion contacts.)"""
+    for b, tr in sim.tracks.items():
+        # (On the cloth, on the bed's side of the cushions: a ball in the air over a rail, or off
+        # the table, is not pressed into one.)
+        resting = (tr.h <= table.R + 0.5) & tr.on_table & ~np.array([table.over_rail(tuple(p)) for p in tr.xy], bool)
+        for rail in RAILS:
+            gap = table.cushion_gap(tr.xy, rail)
+            for i in np.flatnonzero((gap < 0.0) & resting):
+                tr.xy[i] = tr.xy[i] - gap[i] * table.cushion_normal(tr.xy[i], rail)
+        if b in sim.after:
+            sim.after[b] = (float(tr.xy[-1, 0]), float(tr.xy[-1, 1]))
+
+
+def _at_rest_on_the_table(table: Table, p) -> bool:
+    """A ball left at rest on the bed, or in a pocket's mouth (hanging in the jaws): not through
+    a cushion."""
+    return table.on_bed(p, slack=1.0) or (table.nearest_pocket(p, 110.0) is not None
+                                          and all(float(table.cushion_gap(p, r)) >= -1.0 for r in RAILS))
 
 
 def play_staged(stage, seed: int, table: Table | None = None) -> Timeline:
