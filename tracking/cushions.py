@@ -286,16 +286,9 @@ def _at_jaw(line: Fit, table: Table, rail: str, t_nose: float, dt: float) -> flo
     at 1.2 m/s, its centre 19 mm past the nose line when it touched: timed 21 ms early)."""
     if float(table.cushion_gap(line.pos(t_nose), rail)) <= 1.0:
         return t_nose
-    lo, hi = t_nose, t_nose + 3.0 * dt
-    if float(table.cushion_gap(line.pos(hi), rail)) > 0.0:
+    if float(table.cushion_gap(line.pos(t_nose + 3.0 * dt), rail)) > 0.0:
         return t_nose  # (not a jaw it was heading into)
-    for _ in range(20):
-        mid = 0.5 * (lo + hi)
-        if float(table.cushion_gap(line.pos(mid), rail)) > 0.0:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    return _meets_face(line, table, rail, t_nose, t_nose + 3.0 * dt)
 
 
 def _meets_face(line: Fit, table: Table, rail: str, lo: float, hi: float) -> float:
