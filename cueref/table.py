@@ -199,9 +199,9 @@ class Table:
 
     def cushion_normal(self, xy, rail: str, h: float = 0.25) -> np.ndarray:
         """The unit normal, out of the cushion into the bed, of `rail`'s face nearest a centre at
-        `xy` (one point): along the nose, the rail's own; in a pocket's mouth, the jaw's (a side
-        pocket's jaw is turned 14 degrees or more from its rail, a corner's 45 or more), the
-        direction a ball bouncing off it is pushed. The gradient of `cushion_gap`."""
+        `xy` (one point): along the nose, the rail's own; in a pocket's mouth, the jaw's (turned
+        from the rail's by 180 less the mouth angle: a side pocket's 76 degrees, a corner's 38),
+        the direction a ball bouncing off it is pushed. The gradient of `cushion_gap`."""
         x, y = float(xy[0]), float(xy[1])
         pts = np.array([(x + h, y), (x - h, y), (x, y + h), (x, y - h)])
         g = self.cushion_gap(pts, rail)

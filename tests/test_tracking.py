@@ -2089,7 +2089,7 @@ def test_a_slow_bounce_is_timed_at_its_point_with_a_sigma_that_holds_the_physics
 def test_a_ball_across_a_side_pockets_mouth_meets_both_jaws():
     # Seed 7011 (pooltool): the cue ball, 1.0 m/s along the right rail into the side pocket's
     # mouth, bounces off the near jaw and 69 ms later off the far one, and rolls back up the
-    # table. The far jaw turns it back along the rail (its face 60 degrees from the nose line):
+    # table. The far jaw turns it back along the rail (its face 76 degrees from the nose line):
     # against the rail's own normal it was moving away from the rail, and the two contacts, one
     # rail's without leaving it, were one stay. Both are found, each within a frame.
     rec, fps, truth = _replay("side-pocket-both-jaws-seed7011.json")
