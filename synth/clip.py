@@ -192,8 +192,7 @@ def _settle_into_bed(sim: ShotSim, table: Table) -> None:
 def _at_rest_on_the_table(table: Table, p) -> bool:
     """A ball left at rest on the bed, or in a pocket's mouth (hanging in the jaws): not through
     a cushion."""
-    return table.on_bed(p, slack=1.0) or (table.nearest_pocket(p, 110.0) is not None
-                                          and all(float(table.cushion_gap(p, r)) >= -1.0 for r in RAILS))
+    return not table.over_rail(p) and all(float(table.cushion_gap(p, r)) >= -1.0 for r in RAILS)
 
 
 def play_staged(stage, seed: int, table: Table | None = None) -> Timeline:

@@ -83,19 +83,17 @@ def contacts(p: Path, table: Table, fps: float) -> list[dict]:
             face = table.cushion_normal(at, r)
             if float(face @ normals[0]) < math.cos(math.radians(10.0)):
                 normals.append(face)
-            for n in normals:
-                bounce = _bounce(p, table, r, pre, post, t_c, err, n, dist, dt, moving_before)
-                if bounce is not None:
-                    break
+            bounce = next(((n, b) for n in normals
+                           if (b := _bounce(p, table, r, pre, post, t_c, err, n, dist, dt, moving_before)) is not None), None)
             if bounce is not None:
-                best, (t_c, err) = r, bounce
+                best, n_best, (t_c, err) = r, bounce[0], bounce[1]
                 break
         # (The same rail twice is one contact: `one_per_stay`. Another rail within a few frames
         # is a corner: seed 7000's 4 meets the foot cushion and the right one 30 ms later;
         # `_corner_bounces`.)
         if best is None:
             continue
-        if -float(pre.v @ n) < VEE_MAX_MM_S:
+        if -float(pre.v @ n_best) < VEE_MAX_MM_S:
             vee = _vee(p, table, best, t_c, dt)
             if vee is not None:
                 t_c, err = vee
@@ -350,7 +348,7 @@ def _passes_into_pocket(p: Path, i: int, umin: np.ndarray, pre: Fit, R: float) -
     return True
 
 
-def one_per_stay(events: list[dict], by: dict[str, Path], table: Table) -> list[dict]:
+def one_per_stay(events: list[dict], by: dict[str, Path], table: Table, dt: float) -> list[dict]:
     """One cushion contact per stay at a rail. Two of one ball at one rail, its centre never clear
     of that rail between them (`_stayed`), are one contact found twice: a slow bounce's two noise
     minima (seed 7003, the cue ball at 75 mm/s, 55 ms apart), or a ball pushed into the rail and
@@ -369,7 +367,7 @@ def one_per_stay(events: list[dict], by: dict[str, Path], table: Table) -> list[
         es.sort(key=lambda e: e["t"])
         keep = es[0]
         for e in es[1:]:
-            if not _stayed(p, table, rail, keep["t"], e["t"]) or not _one_face(p, table, rail, keep["t"], e["t"]):
+            if not _stayed(p, table, rail, keep["t"], e["t"]) or not _one_face(p, table, rail, keep["t"], e["t"], dt):
                 keep = e
                 continue
             worse = e if e["t_err"] >= keep["t_err"] else keep
@@ -378,17 +376,16 @@ def one_per_stay(events: list[dict], by: dict[str, Path], table: Table) -> list[
     return [e for e in events if id(e) not in drop]
 
 
-def _one_face(p: Path, table: Table, rail: str, t1: float, t2: float) -> bool:
+def _one_face(p: Path, table: Table, rail: str, t1: float, t2: float, dt: float) -> bool:
     """Whether contacts at t1 and t2 were with one face of `rail`'s cushion (their normals within
     20 degrees). A ball in a pocket's mouth goes from one jaw to the other, each `rail`'s, in a
     few frames without leaving the rail: seed 7011's cue ball, off the side pocket's near jaw
     and its far one 69 ms apart. Where each met it: its line in at that time (a fast ball's
     samples are a frame's travel either side), which must be at the face (8 mm): a bend found in
     passing, 15 mm from a jaw's tip, is not a second face met (seed 7005's 9)."""
-    dt = float(np.median(np.diff(p.t))) if len(p.t) > 1 else 0.0
     at = []
     for t in (t1, t2):
-        line = p.fit_before(t, dt) if dt > 0 else None
+        line = p.fit_before(t, dt)
         x = line.pos(t) if line is not None else p.at(t)
         if x is None or float(table.cushion_gap(x, rail)) > 8.0:
             return True

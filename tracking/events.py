@@ -609,7 +609,7 @@ def extract(paths: list[Path], table: Table, fps: float, strikers: tuple[str, ..
             cush = _pushed_into_rail(p, pos, q, t_c, e_c, table, dt)
             if cush is not None:
                 events.append(cush)
-    events[:] = one_per_stay(events, by, table)
+    events[:] = one_per_stay(events, by, table, dt)
     t0 = min((v[0] for v in strikes.values()), default=None)
     events.sort(key=lambda e: e["t"])
     return t0, events

@@ -25,6 +25,7 @@ from cueref.camera import Camera, rotation_to_rvec
 from cueref.table import Table
 
 CORNERS = ("head-left", "foot-left", "foot-right", "head-right")
+DEFAULT_HEIGHT_MM = 3000.0
 
 
 def corner_points(table: Table) -> np.ndarray:
@@ -36,7 +37,6 @@ def corners_seen(camera: Camera, table: Table) -> dict[str, tuple[float, float]]
     """Where `camera` sees the four nose corners (px), by name: a known camera's truth."""
     pts = np.hstack([corner_points(table), np.zeros((4, 1))])
     return {c: tuple(float(v) for v in p) for c, p in zip(CORNERS, camera.project(pts))}
-DEFAULT_HEIGHT_MM = 3000.0
 
 
 class CalibrationError(RuntimeError):
